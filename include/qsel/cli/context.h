@@ -1,0 +1,49 @@
+// What every command shares: the global options, the corpus (embedded or
+// --data), the output stream and styling.
+#pragma once
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/graph/graph.h"
+#include "qsel/report/style.h"
+
+namespace qsel {
+
+// Bad input from the user: printed as one line, exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Context {
+  std::string data_dir;           // --data / QSEL_DATA; empty: the embedded corpus
+  std::string format = "text";    // --format
+  int verbosity = 0;              // -v raises, -q lowers
+  bool no_color = false;
+  std::ostream* out = nullptr;    // stdout unless a test redirects it
+  std::ostream* err = nullptr;
+
+  Style style() const;
+  bool json() const { return format == "json"; }
+  // The corpus as a graph, loaded on first use. Load problems are printed to
+  // stderr, one located line each, and end the command with exit code 2.
+  const Graph& graph();
+  // The schemas that go with the corpus in use.
+  const std::map<std::string, nlohmann::json>& schemas();
+  // Writes `j` as the command's JSON output.
+  void print_json(const nlohmann::json& j) const;
+  void print_json(const nlohmann::ordered_json& j) const;
+
+ private:
+  std::unique_ptr<Graph> graph_;
+};
+
+// One error line for a record the user asked for by id or alias that matches nothing.
+[[noreturn]] void throw_unknown(const std::string& what, const std::string& query, const Resolution& r);
+
+}  // namespace qsel

@@ -1,0 +1,32 @@
+// Small text utilities shared by the loader, the graph and the reports.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qsel {
+
+// Byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
+std::size_t find_invalid_utf8(std::string_view text);
+
+// Number of characters (code points) in a valid UTF-8 string.
+std::size_t utf8_length(std::string_view text);
+
+// Levenshtein distance over bytes.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// Nearest candidates to `word` by edit distance, closest first; only those within
+// a distance that makes a suggestion useful (about a third of the word).
+std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& candidates,
+                                 std::size_t max_results = 3);
+
+// `text` quoted for a message: "value", truncated past 60 characters.
+std::string quote_value(std::string_view text);
+
+std::string to_lower(std::string_view text);
+
+// Lower-case hex SHA-256 of `data`.
+std::string sha256_hex(std::string_view data);
+
+}  // namespace qsel

@@ -1,0 +1,72 @@
+// The in-memory graph: records are nodes, every id-valued field is a typed edge,
+// with reverse edges so "what refers to X" is one lookup. Dangling references
+// stay in the graph as edges with no target; lint reports them.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "qsel/graph/reference_fields.h"
+#include "qsel/loader/loader.h"
+
+namespace qsel {
+
+struct Edge {
+  std::size_t from = 0;
+  std::optional<std::size_t> to;  // empty: dangling (no record has that id)
+  bool wrong_kind = false;        // a record has the id, but of a kind the field cannot name
+  std::string to_id;
+  std::string label;              // "native-on", "selects", …
+  std::string pointer;            // where in `from` the id is written
+  const ReferenceField* field = nullptr;
+};
+
+struct Resolution {
+  enum class How { Id, Alias, Family };
+  const Record* record = nullptr;            // null when nothing matched
+  How how = How::Id;
+  std::string matched;                       // the alias or family name that matched
+  std::vector<const Record*> others;         // other family members (How::Family)
+  std::vector<const Record*> ambiguous;      // several records share the alias
+  std::vector<std::string> suggestions;      // did-you-mean ids when nothing matched
+  explicit operator bool() const { return record != nullptr; }
+};
+
+class Graph {
+ public:
+  explicit Graph(Corpus corpus);
+
+  const Corpus& corpus() const { return corpus_; }
+  const std::vector<Record>& records() const { return corpus_.records; }
+  const Record& record(std::size_t i) const { return corpus_.records[i]; }
+  std::optional<std::size_t> index_of(std::string_view id) const;
+  const Record* find(std::string_view id) const;
+  std::vector<const Record*> of_kind(Kind k) const;
+
+  const std::vector<Edge>& edges() const { return edges_; }
+  std::vector<const Edge*> out_edges(std::size_t node) const;
+  std::vector<const Edge*> in_edges(std::size_t node) const;
+  std::vector<const Edge*> dangling() const;
+
+  // Id or alias, case-insensitive and tolerant of '-', '_' and spaces; an
+  // accelerator family name resolves to its default member. `kind` narrows.
+  Resolution resolve(std::string_view query, std::optional<Kind> kind = std::nullopt) const;
+
+  // Ids of every record (of `kind` when given), for suggestions.
+  std::vector<std::string> ids(std::optional<Kind> kind = std::nullopt) const;
+
+ private:
+  Corpus corpus_;
+  std::vector<Edge> edges_;
+  std::unordered_map<std::string, std::size_t> by_id_;
+  std::vector<std::vector<std::size_t>> out_, in_;
+  std::unordered_map<std::string, std::vector<std::size_t>> by_key_;     // normalised id and aliases
+  std::unordered_map<std::string, std::vector<std::size_t>> by_family_;  // normalised family name
+};
+
+// Lower case, with '-', '_' and spaces removed: "H100 SXM" -> "h100sxm".
+std::string normalize_name(std::string_view text);
+
+}  // namespace qsel

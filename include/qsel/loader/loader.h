@@ -1,0 +1,37 @@
+// Reads a corpus directory (data/<kind-plural>/<id>.yaml) into validated records.
+// Every problem in the corpus is collected in one pass and returned as data.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qsel/core/problem.h"
+#include "qsel/loader/record.h"
+#include "qsel/loader/schema_set.h"
+#include "qsel/loader/yaml_reader.h"
+
+namespace qsel {
+
+struct Corpus {
+  std::vector<Record> records;  // valid records, first of each id
+  Problems problems;            // everything that kept a file from loading cleanly
+  std::size_t files = 0;        // record files read
+  std::string origin;           // "embedded" or the directory given
+  std::string digest;           // sha256 over every file's path and bytes
+};
+
+// One file's text -> a record, or problems (appended to `out`).
+std::optional<Record> load_record(std::string_view text, const std::string& file, Kind kind,
+                                  const SchemaSet& schemas, Problems& out, const YamlLimits& limits = {});
+
+// `root` is a corpus directory, or a kind folder, or a single record file.
+Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {});
+
+// Adds QS002 problems for repeated ids and keeps the first record of each id.
+void drop_duplicate_ids(Corpus& corpus);
+
+// The schemas found in a directory of <kind>.schema.json files.
+std::map<std::string, nlohmann::json> read_schema_dir(const std::filesystem::path& dir);
+
+}  // namespace qsel

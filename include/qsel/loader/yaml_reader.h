@@ -1,0 +1,39 @@
+// YAML text -> nlohmann::json with a source mark for every node.
+//
+// Strict on purpose: one document per file, no duplicate keys, no anchors or
+// aliases, UTF-8 only, bounded size and depth, and plain scalars resolved with
+// the YAML 1.2 core schema (`no` is a string, `010` is 10). Every problem comes
+// back located; nothing is printed and nothing throws.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/core/problem.h"
+#include "qsel/loader/marks.h"
+
+namespace qsel {
+
+struct YamlLimits {
+  std::size_t max_bytes = 1 << 20;     // a record file is a few KB; 1 MiB is generous
+  std::size_t max_depth = 64;          // records nest four or five levels
+  std::size_t max_scalar_chars = 16384;
+  std::size_t max_nodes = 100000;
+};
+
+struct YamlDocument {
+  nlohmann::json value;  // null when the file could not be read as one document
+  Marks marks;
+  Problems problems;     // empty when the text is a clean single document
+  bool ok() const { return problems.empty(); }
+};
+
+// `file` is used only to label problems.
+YamlDocument read_yaml(std::string_view text, const std::string& file, const YamlLimits& limits = {});
+
+// The YAML 1.2 core-schema value of a plain scalar ("010" -> 10, "no" -> "no").
+nlohmann::json resolve_plain_scalar(const std::string& text);
+
+}  // namespace qsel

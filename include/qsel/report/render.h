@@ -1,0 +1,27 @@
+// Text renderers for the browse commands. They format the command's JSON result
+// for people and never compute anything themselves.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/loader/marks.h"
+#include "qsel/report/style.h"
+
+namespace qsel {
+
+using ojson = nlohmann::ordered_json;
+
+// `data` with object keys in the order they appear in the source file.
+ojson in_source_order(const nlohmann::json& data, const Marks& marks, const std::string& pointer = "");
+
+// A scalar as a table cell: numbers without trailing zeros, null as "-", lists joined.
+std::string cell_text(const ojson& v);
+
+// A record's fields as indented YAML-like text.
+std::string render_fields(const ojson& data, const Style& style, int indent = 2);
+
+std::string render_list(const ojson& result, const Style& style);
+std::string render_show(const ojson& result, const Style& style);
+
+}  // namespace qsel

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Build everything (tool, tests) and run every test through CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -f .deps/valijson/usr/include/valijson/validator.hpp ] || [ ! -d build ]; then
+  ./scripts/bootstrap.sh >/dev/null
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build --parallel "$(nproc)"
+ctest --test-dir build --output-on-failure --parallel "$(nproc)"

@@ -1,0 +1,121 @@
+#include "qsel/cli/app.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "qsel/cli/context.h"
+#include "qsel/core/text.h"
+
+namespace qsel {
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void setup_logging(std::ostream& err, int verbosity) {
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);
+  auto logger = std::make_shared<spdlog::logger>("qsel", sink);
+  logger->set_pattern("qsel: %l: %v");
+  logger->set_level(verbosity >= 2 ? spdlog::level::debug : verbosity == 1 ? spdlog::level::info
+                    : verbosity < 0 ? spdlog::level::err : spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+}
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.push_back(c.name);
+  return names;
+}
+
+// The first word that is not an option or an option's value: what the user meant as a command.
+std::string first_word(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--data" || a == "--format") { ++i; continue; }
+    if (!a.empty() && a[0] != '-') return a;
+  }
+  return "";
+}
+
+int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args,
+                std::ostream& out, std::ostream& err) {
+  if (e.get_exit_code() == 0) return app.exit(e, out, err);
+  std::string word = first_word(args);
+  auto names = command_names();
+  if (app.get_subcommands().empty() && !word.empty() && std::find(names.begin(), names.end(), word) == names.end()) {
+    auto near = nearest(word, names, 1);
+    err << fmt::format("qsel: error: unknown command \"{}\"{}\n", word,
+                       near.empty() ? "; run `qsel --help` for the list" : fmt::format("; did you mean \"{}\"?", near[0]));
+    return 2;
+  }
+  err << "qsel: error: " << e.what() << "\n";
+  return 2;
+}
+
+}  // namespace
+
+std::string version_line(Context& ctx) {
+  const Graph& g = ctx.graph();
+  std::vector<std::string> counts;
+  for (const auto& k : all_kinds()) {
+    auto n = g.of_kind(k.kind).size();
+    if (n) counts.push_back(fmt::format("{} {}", n, n == 1 ? k.name : k.plural));
+  }
+  return fmt::format("qsel {} (corpus {}: {}; sha256:{})", kVersion, g.corpus().origin, fmt::join(counts, ", "),
+                     g.corpus().digest.substr(0, 12));
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Context ctx;
+  ctx.out = &out;
+  ctx.err = &err;
+  if (const char* d = std::getenv("QSEL_DATA"); d && *d) ctx.data_dir = d;
+
+  CLI::App app{"qsel — quantization advisor and record linter for LLM deployment", "qsel"};
+  app.fallthrough();
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the version and the corpus it carries");
+  app.add_option("--data", ctx.data_dir, "Corpus directory to use instead of the embedded one (also QSEL_DATA)");
+  app.add_option("--format", ctx.format, "Output format: text, json (lint: sarif, github; recommend: markdown)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid"}));
+  app.add_flag_function("-v,--verbose", [&](std::int64_t n) { ctx.verbosity += static_cast<int>(n); }, "More log output on stderr (repeatable)");
+  app.add_flag_function("-q,--quiet", [&](std::int64_t n) { ctx.verbosity -= static_cast<int>(n); }, "Only errors on stderr");
+  app.add_flag("--no-color", ctx.no_color, "No colour (also NO_COLOR)");
+
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  for (const auto& c : commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    runners.emplace_back(sub, c.setup(*sub, ctx));
+  }
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return parse_error(app, e, args, out, err);
+  }
+  setup_logging(err, ctx.verbosity);
+  try {
+    if (version) {
+      out << version_line(ctx) << "\n";
+      return 0;
+    }
+    for (auto& [sub, runner] : runners)
+      if (sub->parsed()) return runner();
+    err << app.help();
+    err << "qsel: error: a command is required\n";
+    return 2;
+  } catch (const UsageError& e) {
+    err << "qsel: error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace qsel

@@ -1,0 +1,75 @@
+// qsel show ID: one record, where it came from, and every edge in and out.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "qsel/cli/context.h"
+#include "qsel/report/render.h"
+
+namespace qsel {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string resolution_note(const std::string& query, const Resolution& r) {
+  if (r.how == Resolution::How::Family) {
+    std::vector<std::string> others;
+    for (const Record* o : r.others) others.push_back(o->id);
+    return fmt::format("(\"{}\" → {}, the family default; {} also exist{})", query, r.record->id, fmt::join(others, ", "),
+                       others.size() == 1 ? "s" : "");
+  }
+  std::string note = fmt::format("(\"{}\" is an alias of {})", query, r.record->id);
+  if (!r.ambiguous.empty()) {
+    std::vector<std::string> ids;
+    for (const Record* o : r.ambiguous) ids.push_back(o->id);
+    note += fmt::format("; also an alias of {}", fmt::join(ids, ", "));
+  }
+  return note;
+}
+
+json edge_json(const Graph& g, const Edge& e, bool outgoing) {
+  json j = {{"label", e.label}, {"path", e.pointer}};
+  if (outgoing) {
+    j["id"] = e.to_id;
+    if (e.to) j["kind"] = kind_name(g.record(*e.to).kind);
+    else if (auto i = g.index_of(e.to_id)) { j["kind"] = kind_name(g.record(*i).kind); j["wrong_kind"] = true; }
+    else j["dangling"] = true;
+  } else {
+    j["id"] = g.record(e.from).id;
+    j["kind"] = kind_name(g.record(e.from).kind);
+  }
+  return j;
+}
+
+}  // namespace
+
+json show_json(const Graph& g, const Record& r, const std::string& query, const Resolution& res) {
+  std::size_t idx = *g.index_of(r.id);
+  json out = {{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"file", r.file},
+              {"line", r.mark().line}, {"column", r.mark().column}, {"record", in_source_order(r.data, r.marks)}};
+  if (res.how != Resolution::How::Id || !res.ambiguous.empty())
+    out["resolved"] = {{"query", query}, {"how", res.how == Resolution::How::Family ? "family" : "alias"},
+                       {"note", resolution_note(query, res)}};
+  out["edges_out"] = json::array();
+  for (const Edge* e : g.out_edges(idx)) out["edges_out"].push_back(edge_json(g, *e, true));
+  out["edges_in"] = json::array();
+  for (const Edge* e : g.in_edges(idx)) out["edges_in"].push_back(edge_json(g, *e, false));
+  return out;
+}
+
+Runner setup_show(CLI::App& sub, Context& ctx) {
+  auto id = std::make_shared<std::string>();
+  sub.add_option("id", *id, "Record id or alias (h100, \"H100 SXM\", q4_k_m)")->required();
+  return [id, &ctx]() {
+    require_format(ctx, "show", {"text", "json"});
+    const Graph& g = ctx.graph();
+    Resolution res = g.resolve(*id);
+    if (!res) throw_unknown("record", *id, res);
+    json result = show_json(g, *res.record, *id, res);
+    if (ctx.json()) ctx.print_json(result);
+    else *ctx.out << render_show(result, ctx.style());
+    return 0;
+  };
+}
+
+}  // namespace qsel

@@ -1,0 +1,13 @@
+// Setup functions of the commands, one per file; the table is in commands.cc.
+#pragma once
+#include "qsel/cli/app.h"
+
+namespace qsel {
+
+Runner setup_list(CLI::App& sub, Context& ctx);
+Runner setup_show(CLI::App& sub, Context& ctx);
+
+// Fails with a usage error when the command does not speak the chosen --format.
+void require_format(const Context& ctx, const char* command, std::initializer_list<const char*> supported);
+
+}  // namespace qsel

@@ -1,0 +1,135 @@
+#include "qsel/graph/graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "qsel/core/text.h"
+
+namespace qsel {
+
+std::string normalize_name(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (c != '-' && c != '_' && c != ' ' && c != '\t') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
+  const auto& recs = corpus_.records;
+  out_.resize(recs.size());
+  in_.resize(recs.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) by_id_.emplace(recs[i].id, i);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    const Record& r = recs[i];
+    by_key_[normalize_name(r.id)].push_back(i);
+    for (const auto& a : r.aliases) {
+      auto& v = by_key_[normalize_name(a)];
+      if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
+    }
+    if (r.kind == Kind::Accelerator && !r.str("family").empty()) by_family_[normalize_name(r.str("family"))].push_back(i);
+    for (const auto& ref : references_of(r)) {
+      Edge e{i, std::nullopt, false, ref.id, ref.field->label, ref.pointer, ref.field};
+      if (auto it = by_id_.find(ref.id); it != by_id_.end()) {
+        const auto& allowed = ref.field->to;
+        e.wrong_kind = !allowed.empty() && std::find(allowed.begin(), allowed.end(), recs[it->second].kind) == allowed.end();
+        if (!e.wrong_kind) e.to = it->second;
+      }
+      edges_.push_back(std::move(e));
+    }
+  }
+  for (std::size_t k = 0; k < edges_.size(); ++k) {
+    out_[edges_[k].from].push_back(k);
+    if (edges_[k].to) in_[*edges_[k].to].push_back(k);
+  }
+}
+
+std::optional<std::size_t> Graph::index_of(std::string_view id) const {
+  auto it = by_id_.find(std::string(id));
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Record* Graph::find(std::string_view id) const {
+  auto i = index_of(id);
+  return i ? &corpus_.records[*i] : nullptr;
+}
+
+std::vector<const Record*> Graph::of_kind(Kind k) const {
+  std::vector<const Record*> out;
+  for (const auto& r : corpus_.records)
+    if (r.kind == k) out.push_back(&r);
+  std::sort(out.begin(), out.end(), [](const Record* a, const Record* b) { return a->id < b->id; });
+  return out;
+}
+
+std::vector<const Edge*> Graph::out_edges(std::size_t node) const {
+  std::vector<const Edge*> out;
+  for (auto k : out_[node]) out.push_back(&edges_[k]);
+  return out;
+}
+
+std::vector<const Edge*> Graph::in_edges(std::size_t node) const {
+  std::vector<const Edge*> out;
+  for (auto k : in_[node]) out.push_back(&edges_[k]);
+  return out;
+}
+
+std::vector<const Edge*> Graph::dangling() const {
+  std::vector<const Edge*> out;
+  for (const auto& e : edges_)
+    if (!e.to) out.push_back(&e);
+  return out;
+}
+
+std::vector<std::string> Graph::ids(std::optional<Kind> kind) const {
+  std::vector<std::string> out;
+  for (const auto& r : corpus_.records)
+    if (!kind || r.kind == *kind) out.push_back(r.id);
+  return out;
+}
+
+Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) const {
+  Resolution res;
+  auto fits = [&](std::size_t i) { return !kind || corpus_.records[i].kind == *kind; };
+  if (auto i = index_of(query); i && fits(*i)) {
+    res.record = &corpus_.records[*i];
+    return res;
+  }
+  std::string key = normalize_name(query);
+  if (auto it = by_key_.find(key); it != by_key_.end()) {
+    std::vector<std::size_t> hits;
+    std::copy_if(it->second.begin(), it->second.end(), std::back_inserter(hits), fits);
+    if (!hits.empty()) {
+      res.record = &corpus_.records[hits[0]];
+      res.how = normalize_name(res.record->id) == key ? Resolution::How::Id : Resolution::How::Alias;
+      res.matched = std::string(query);
+      for (std::size_t k = 1; k < hits.size(); ++k) res.ambiguous.push_back(&corpus_.records[hits[k]]);
+      return res;
+    }
+  }
+  if (auto it = by_family_.find(key); it != by_family_.end() && (!kind || *kind == Kind::Accelerator)) {
+    const auto& members = it->second;
+    auto def = std::find_if(members.begin(), members.end(),
+                            [&](std::size_t i) { return corpus_.records[i].data.value("family_default", false); });
+    std::size_t chosen = def != members.end() ? *def : members.front();
+    res.record = &corpus_.records[chosen];
+    res.how = Resolution::How::Family;
+    res.matched = std::string(query);
+    for (auto i : members)
+      if (i != chosen) res.others.push_back(&corpus_.records[i]);
+    return res;
+  }
+  std::vector<std::string> names;
+  std::unordered_map<std::string, std::string> to_id;
+  for (const auto& [k, v] : by_key_)
+    for (auto i : v)
+      if (fits(i)) { names.push_back(k); to_id.emplace(k, corpus_.records[i].id); }
+  for (const auto& n : nearest(key, names, 6)) {
+    const std::string& id = to_id[n];
+    if (std::find(res.suggestions.begin(), res.suggestions.end(), id) == res.suggestions.end()) res.suggestions.push_back(id);
+    if (res.suggestions.size() == 3) break;
+  }
+  return res;
+}
+
+}  // namespace qsel

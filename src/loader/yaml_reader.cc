@@ -1,0 +1,326 @@
+#include "qsel/loader/yaml_reader.h"
+
+#include <cmath>
+#include <regex>
+#include <vector>
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include "qsel/core/text.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSyntax = "QS006";
+constexpr const char* kMultiDoc = "QS007";
+constexpr const char* kDupKey = "QS008";
+constexpr const char* kAnchor = "QS009";
+constexpr const char* kTooLarge = "QS010";
+constexpr const char* kEncoding = "QS011";
+
+// Thrown from the event handler to stop the parser at a fatal problem.
+struct Stop {};
+
+// Converts yaml-cpp's 0-based byte marks into 1-based character marks.
+class MarkMap {
+ public:
+  explicit MarkMap(std::string_view text) : text_(text) {}
+  Mark operator()(const YAML::Mark& m) const {
+    if (m.pos < 0 || m.line < 0) return {};
+    auto pos = static_cast<std::size_t>(m.pos);
+    std::size_t start = pos >= static_cast<std::size_t>(m.column) ? pos - static_cast<std::size_t>(m.column) : 0;
+    if (pos > text_.size()) pos = text_.size();
+    return {m.line + 1, static_cast<int>(utf8_length(text_.substr(start, pos - start))) + 1};
+  }
+ private:
+  std::string_view text_;
+};
+
+// Builds one document bottom-up; frames hold the containers being filled.
+class Builder : public YAML::EventHandler {
+ public:
+  Builder(const MarkMap& marks, const std::string& file, const YamlLimits& limits, YamlDocument& out)
+      : to_mark_(marks), file_(file), limits_(limits), out_(out) {}
+
+  Mark doc_start;
+  int documents = 0;
+
+  void OnDocumentStart(const YAML::Mark& m) override { ++documents; doc_start = to_mark_(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { check_anchor(m, a); add(json(), m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override {
+    fail(m, kAnchor, "aliases (*name) are not allowed in record files; write the value out");
+    add(json(), m);
+  }
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, const std::string& v) override {
+    check_anchor(m, a);
+    if (utf8_length(v) > limits_.max_scalar_chars)
+      fatal(m, kSyntax, fmt::format("scalar is {} characters long; the limit is {}", utf8_length(v), limits_.max_scalar_chars));
+    add(scalar(m, tag, v), m, &v);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    check_anchor(m, a);
+    check_collection_tag(m, tag, "seq");
+    open(json::array(), m);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    check_anchor(m, a);
+    check_collection_tag(m, tag, "map");
+    open(json::object(), m);
+  }
+  void OnMapEnd() override { close(); }
+
+  json root;
+
+ private:
+  struct Frame {
+    json value;
+    std::string pointer;
+    bool expecting_key = true;  // maps only
+    std::string key;
+    Mark key_mark;
+    bool skip_value = false;    // the value of a duplicate key is dropped
+  };
+
+  void problem(const YAML::Mark& m, const char* code, std::string msg) {
+    out_.problems.push_back({code, file_, to_mark_(m), "", std::move(msg)});
+  }
+  void fail(const YAML::Mark& m, const char* code, std::string msg) { problem(m, code, std::move(msg)); }
+  [[noreturn]] void fatal(const YAML::Mark& m, const char* code, std::string msg) {
+    problem(m, code, std::move(msg));
+    throw Stop{};
+  }
+
+  void check_anchor(const YAML::Mark& m, YAML::anchor_t a) {
+    if (a != YAML::NullAnchor) fail(m, kAnchor, "anchors (&name) are not allowed in record files; write the value out");
+  }
+  void check_collection_tag(const YAML::Mark& m, const std::string& tag, const char* kind) {
+    if (tag.empty() || tag == "?" || tag == "!" || tag == std::string("tag:yaml.org,2002:") + kind) return;
+    fail(m, kSyntax, fmt::format("unsupported tag {}", quote_value(tag)));
+  }
+
+  json scalar(const YAML::Mark& m, const std::string& tag, const std::string& v) {
+    if (tag == "?") {
+      json r = resolve_plain_scalar(v);
+      if (r.is_number_float() && !std::isfinite(r.get<double>()))
+        fail(m, kSyntax, fmt::format("{} is not a finite number; records have no use for it", quote_value(v)));
+      return r;
+    }
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") return v;
+    static const std::string core = "tag:yaml.org,2002:";
+    if (tag.rfind(core, 0) == 0) {
+      std::string t = tag.substr(core.size());
+      json r = resolve_plain_scalar(v);
+      bool fits = (t == "int" && r.is_number_integer()) || (t == "float" && r.is_number()) ||
+                  (t == "bool" && r.is_boolean()) || (t == "null" && r.is_null());
+      if (fits) return t == "float" ? json(r.get<double>()) : r;
+      fail(m, kSyntax, fmt::format("{} is not a valid !!{}", quote_value(v), t));
+      return v;
+    }
+    fail(m, kSyntax, fmt::format("unsupported tag {}", quote_value(tag)));
+    return v;
+  }
+
+  // Adds a finished value to the frame on top (or makes it the root).
+  void add(json value, const YAML::Mark& m, const std::string* scalar_text = nullptr) {
+    if (++nodes_ > limits_.max_nodes)
+      fatal(m, kSyntax, fmt::format("more than {} nodes; a record file is far smaller", limits_.max_nodes));
+    if (stack_.empty()) {
+      out_.marks.value[""] = to_mark_(m);
+      root = std::move(value);
+      return;
+    }
+    Frame& f = stack_.back();
+    if (f.value.is_object() && f.expecting_key) {
+      take_key(f, value, m, scalar_text);
+      return;
+    }
+    store(f, std::move(value), to_mark_(m));
+  }
+
+  void take_key(Frame& f, const json& key, const YAML::Mark& m, const std::string* text) {
+    if (!text || key.is_null()) {
+      fail(m, kSyntax, key.is_null() ? "empty or null mapping key" : "mapping keys must be plain scalars");
+    }
+    f.key = text ? *text : "";
+    f.key_mark = to_mark_(m);
+    f.expecting_key = false;
+    f.skip_value = f.value.contains(f.key);
+    if (f.skip_value) {
+      Mark first = out_.marks.key[pointer_child(f.pointer, f.key)];
+      fail(m, kDupKey, fmt::format("duplicate key {} (first defined at line {})", quote_value(f.key), first.line));
+    }
+  }
+
+  void store(Frame& f, json value, Mark mark) {
+    if (f.value.is_array()) {
+      std::string ptr = pointer_child(f.pointer, std::to_string(f.value.size()));
+      out_.marks.value[ptr] = mark;
+      f.value.push_back(std::move(value));
+      return;
+    }
+    f.expecting_key = true;
+    if (f.skip_value) return;
+    std::string ptr = pointer_child(f.pointer, f.key);
+    out_.marks.value[ptr] = mark;
+    out_.marks.key[ptr] = f.key_mark;
+    f.value[f.key] = std::move(value);
+  }
+
+  std::string child_pointer() const {
+    if (stack_.empty()) return "";
+    const Frame& f = stack_.back();
+    if (f.value.is_array()) return pointer_child(f.pointer, std::to_string(f.value.size()));
+    return pointer_child(f.pointer, f.key);
+  }
+
+  void open(json container, const YAML::Mark& m) {
+    if (!stack_.empty() && stack_.back().value.is_object() && stack_.back().expecting_key)
+      fatal(m, kSyntax, "mapping keys must be plain scalars");
+    if (stack_.size() >= limits_.max_depth)
+      fatal(m, kSyntax, fmt::format("nesting deeper than {} levels", limits_.max_depth));
+    if (++nodes_ > limits_.max_nodes)
+      fatal(m, kSyntax, fmt::format("more than {} nodes; a record file is far smaller", limits_.max_nodes));
+    Frame f{std::move(container), child_pointer()};
+    starts_.push_back(to_mark_(m));
+    stack_.push_back(std::move(f));
+  }
+
+  void close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    Mark mark = starts_.back();
+    starts_.pop_back();
+    if (stack_.empty()) {
+      out_.marks.value[""] = mark;
+      root = std::move(f.value);
+      return;
+    }
+    store(stack_.back(), std::move(f.value), mark);
+  }
+
+  const MarkMap& to_mark_;
+  const std::string& file_;
+  const YamlLimits& limits_;
+  YamlDocument& out_;
+  std::vector<Frame> stack_;
+  std::vector<Mark> starts_;
+  std::size_t nodes_ = 0;
+};
+
+// Sees only whether a second document starts, and where.
+class DocumentProbe : public YAML::EventHandler {
+ public:
+  explicit DocumentProbe(const MarkMap& marks) : to_mark_(marks) {}
+  Mark start;
+  void OnDocumentStart(const YAML::Mark& m) override { start = to_mark_(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+ private:
+  const MarkMap& to_mark_;
+};
+
+// yaml-cpp's messages are terse and sometimes misleading; say what was expected.
+std::string reword(const std::string& msg) {
+  if (msg == "bad file" || msg.find("deep recursion") != std::string::npos)
+    return "nesting too deep to be a record";
+  if (msg.find("unknown escape character") != std::string::npos)
+    return "invalid escape sequence in a double-quoted string";
+  return "invalid YAML: " + msg;
+}
+
+Mark byte_mark(std::string_view text, std::size_t pos) {
+  int line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < pos; ++i)
+    if (text[i] == '\n') { ++line; start = i + 1; }
+  return {line, static_cast<int>(utf8_length(text.substr(start, pos - start))) + 1};
+}
+
+bool precheck(std::string_view text, const std::string& file, const YamlLimits& limits, YamlDocument& doc) {
+  if (text.size() > limits.max_bytes) {
+    doc.problems.push_back({kTooLarge, file, {}, "",
+        fmt::format("file is {} bytes; a record file may be at most {} bytes", text.size(), limits.max_bytes)});
+    return false;
+  }
+  if (auto bad = find_invalid_utf8(text); bad != std::string_view::npos) {
+    doc.problems.push_back({kEncoding, file, byte_mark(text, bad), "",
+        fmt::format("invalid UTF-8 (byte 0x{:02X}); record files must be UTF-8", static_cast<unsigned char>(text[bad]))});
+    return false;
+  }
+  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
+    doc.problems.push_back({kEncoding, file, byte_mark(text, nul), "", "NUL byte in text; record files must be plain UTF-8 text"});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+json resolve_plain_scalar(const std::string& s) {
+  static const std::regex null_re("~|null|Null|NULL|");
+  static const std::regex true_re("true|True|TRUE");
+  static const std::regex false_re("false|False|FALSE");
+  static const std::regex int_re("[-+]?[0-9]+");
+  static const std::regex oct_re("0o[0-7]+");
+  static const std::regex hex_re("0x[0-9a-fA-F]+");
+  static const std::regex float_re("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  static const std::regex inf_re("[-+]?\\.(inf|Inf|INF)");
+  static const std::regex nan_re("\\.(nan|NaN|NAN)");
+  if (s.size() > 64) return s;  // no number or keyword is that long
+  if (std::regex_match(s, null_re)) return nullptr;
+  if (std::regex_match(s, true_re)) return true;
+  if (std::regex_match(s, false_re)) return false;
+  try {
+    if (std::regex_match(s, int_re)) return std::stoll(s, nullptr, 10);
+    if (std::regex_match(s, oct_re)) return std::stoll(s.substr(2), nullptr, 8);
+    if (std::regex_match(s, hex_re)) return std::stoll(s.substr(2), nullptr, 16);
+  } catch (const std::out_of_range&) {
+    return std::stod(s.rfind("0x", 0) == 0 || s.rfind("0o", 0) == 0 ? "inf" : s);
+  }
+  if (std::regex_match(s, float_re)) return std::stod(s);
+  if (std::regex_match(s, inf_re)) return s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+  if (std::regex_match(s, nan_re)) return std::nan("");
+  return s;
+}
+
+YamlDocument read_yaml(std::string_view text, const std::string& file, const YamlLimits& limits) {
+  YamlDocument doc;
+  if (!precheck(text, file, limits, doc)) return doc;
+  MarkMap marks(text);
+  std::string copy(text);
+  std::istringstream in(copy);
+  Builder builder(marks, file, limits, doc);
+  try {
+    YAML::Parser parser(in);
+    if (!parser.HandleNextDocument(builder)) {
+      doc.problems.push_back({kSyntax, file, {1, 1}, "", "empty file: expected one record (a YAML mapping)"});
+      return doc;
+    }
+    DocumentProbe probe(marks);
+    if (parser.HandleNextDocument(probe))
+      doc.problems.push_back({kMultiDoc, file, probe.start, "",
+                              "more than one YAML document; a record file holds exactly one record"});
+  } catch (const Stop&) {
+  } catch (const YAML::Exception& e) {
+    doc.problems.push_back({kSyntax, file, marks(e.mark), "", reword(e.msg)});
+  } catch (const std::exception& e) {
+    doc.problems.push_back({kSyntax, file, {}, "", fmt::format("could not read YAML: {}", e.what())});
+  }
+  doc.value = doc.problems.empty() || builder.root.is_object() ? std::move(builder.root) : nlohmann::json();
+  return doc;
+}
+
+}  // namespace qsel

@@ -1,0 +1,147 @@
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "qsel/report/render.h"
+#include "qsel/report/table.h"
+
+namespace qsel {
+
+using json = ojson;
+
+ojson in_source_order(const nlohmann::json& data, const Marks& marks, const std::string& pointer) {
+  if (data.is_array()) {
+    ojson out = ojson::array();
+    for (std::size_t i = 0; i < data.size(); ++i) out.push_back(in_source_order(data[i], marks, pointer_child(pointer, std::to_string(i))));
+    return out;
+  }
+  if (!data.is_object()) return ojson(data);
+  std::vector<std::pair<Mark, std::string>> keys;
+  for (const auto& [k, _] : data.items()) keys.emplace_back(marks.key_or_value(pointer_child(pointer, k)), k);
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.first.line, a.first.column) < std::pair(b.first.line, b.first.column);
+  });
+  ojson out = ojson::object();
+  for (const auto& [_, k] : keys) out[k] = in_source_order(data[k], marks, pointer_child(pointer, k));
+  return out;
+}
+
+std::string cell_text(const json& v) {
+  if (v.is_null()) return "-";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (v.is_number_float()) return fmt::format("{:g}", v.get<double>());
+  if (v.is_number()) return v.dump();
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + cell_text(x);
+    return s;
+  }
+  return v.dump();
+}
+
+namespace {
+
+bool is_flat_list(const json& v) {
+  if (!v.is_array()) return false;
+  std::size_t len = 0;
+  for (const auto& x : v) {
+    if (x.is_object() || x.is_array()) return false;
+    len += cell_text(x).size() + 2;
+  }
+  return len < 100;
+}
+
+void fields(const json& data, const Style& st, int indent, std::string& out) {
+  std::string pad(static_cast<std::size_t>(indent), ' ');
+  for (const auto& [k, v] : data.items()) {
+    if (v.is_object()) {
+      out += pad + st.bold(k) + ":\n";
+      fields(v, st, indent + 2, out);
+    } else if (v.is_array() && !is_flat_list(v)) {
+      out += pad + st.bold(k) + ":\n";
+      for (const auto& x : v) {
+        if (x.is_object()) {
+          std::string inner;
+          fields(x, st, indent + 4, inner);
+          inner.replace(static_cast<std::size_t>(indent) + 2, 2, "- ");
+          out += inner;
+        } else {
+          out += pad + "  - " + cell_text(x) + "\n";
+        }
+      }
+    } else if (v.is_string() && v.get<std::string>().find('\n') != std::string::npos) {
+      out += pad + st.bold(k) + ":\n";
+      std::string s = v.get<std::string>(), line;
+      for (std::size_t i = 0; i <= s.size(); ++i) {
+        if (i == s.size() || s[i] == '\n') {
+          if (!line.empty() || i < s.size()) out += pad + "  " + line + "\n";
+          line.clear();
+        } else {
+          line += s[i];
+        }
+      }
+    } else {
+      out += pad + st.bold(k) + ": " + (v.is_array() ? "[" + cell_text(v) + "]" : cell_text(v)) + "\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string render_fields(const json& data, const Style& style, int indent) {
+  std::string out;
+  fields(data, style, indent, out);
+  return out;
+}
+
+std::string render_list(const json& result, const Style& st) {
+  if (result.contains("kinds")) {
+    Table t({"kind", "records", "folder"});
+    for (const auto& k : result["kinds"]) t.add({k["kind"], cell_text(k["count"]), k["folder"]});
+    return t.render();
+  }
+  std::vector<std::string> header;
+  for (const auto& c : result["columns"]) header.push_back(c["header"]);
+  Table t(header);
+  for (const auto& r : result["records"]) {
+    std::vector<std::string> row;
+    for (const auto& c : result["columns"]) {
+      std::string key = c["key"];
+      row.push_back(key == "id" ? st.bold(r[key].get<std::string>()) : cell_text(r.value(key, json())));
+    }
+    t.add(row);
+  }
+  std::string out = t.render();
+  out += st.dim(fmt::format("{} {}\n", result["count"].get<std::size_t>(),
+                            result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>()));
+  return out;
+}
+
+std::string render_show(const json& r, const Style& st) {
+  std::string out = fmt::format("{}  {}  {}\n", st.bold(r["id"].get<std::string>()), st.cyan(r["kind"].get<std::string>()),
+                                r["name"].get<std::string>());
+  out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));
+  if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
+  out += "\n" + render_fields(r["record"], st);
+  auto edges = [&](const char* key, const char* title) {
+    if (r[key].empty()) return;
+    out += "\n" + st.bold(title) + "\n";
+    std::map<std::string, std::vector<std::string>> by;
+    for (const auto& e : r[key]) {
+      std::string id = e["id"];
+      if (e.value("dangling", false)) id = st.red(id + " (no such record)");
+      else if (e.value("wrong_kind", false)) id = st.red(id + " (a " + e["kind"].get<std::string>() + ")");
+      by[e["label"].get<std::string>() + (e.contains("kind") && !e.value("dangling", false) ? " (" + e["kind"].get<std::string>() + ")" : "")].push_back(id);
+    }
+    Table t({"", ""});
+    for (const auto& [label, ids] : by) t.add({label, fmt::format("{}", fmt::join(ids, ", "))});
+    out += t.render(2, false);
+  };
+  edges("edges_out", "Refers to");
+  edges("edges_in", "Referred to by");
+  return out;
+}
+
+}  // namespace qsel

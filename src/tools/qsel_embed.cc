@@ -1,0 +1,38 @@
+// Build step: load data/ with the same loader and schemas as `qsel --data`, fail
+// on any problem, and write the precompiled corpus blob the binary embeds.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "qsel/core/problem.h"
+#include "qsel/loader/corpus_blob.h"
+#include "qsel/loader/loader.h"
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "usage: qsel-embed SCHEMA_DIR DATA_DIR OUT_BLOB\n";
+    return 2;
+  }
+  try {
+    auto schemas = qsel::read_schema_dir(argv[1]);
+    qsel::SchemaSet set(schemas);
+    qsel::Corpus corpus = qsel::load_corpus(argv[2], set);
+    for (const auto& p : corpus.problems) std::cerr << qsel::located(p) << " [" << p.code << "]\n";
+    if (!corpus.problems.empty()) {
+      std::cerr << "qsel-embed: " << corpus.problems.size() << " problem(s) in " << argv[2]
+                << "; the corpus must load cleanly to be embedded\n";
+      return 1;
+    }
+    std::ofstream out(argv[3], std::ios::binary);
+    std::string blob = qsel::encode_corpus(corpus, schemas);
+    out.write(blob.data(), static_cast<std::streamsize>(blob.size()));
+    if (!out) {
+      std::cerr << "qsel-embed: cannot write " << argv[3] << "\n";
+      return 2;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "qsel-embed: " << e.what() << "\n";
+    return 2;
+  }
+}

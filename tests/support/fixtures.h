@@ -1,0 +1,49 @@
+// Helpers shared by the tests: temporary corpora, running the CLI in-process
+// and as a subprocess, and the schemas.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "qsel/loader/loader.h"
+
+namespace qsel::test {
+
+// A fresh directory under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  // Writes `text` to path()/rel (creating folders) and returns the full path.
+  std::filesystem::path write(const std::string& rel, const std::string& text) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+const SchemaSet& schemas();  // the schemas of the embedded corpus
+
+struct CliResult {
+  int code = 0;
+  std::string out, err;
+};
+CliResult run_cli(const std::vector<std::string>& args);          // in-process
+CliResult run_binary(const std::string& args);                     // the built qsel, via the shell
+
+std::string source_dir();
+std::string read_text(const std::filesystem::path& p);
+
+// A minimal valid record of each kind, for building small corpora.
+std::string minimal_record(const std::string& kind, const std::string& id, const std::string& extra = "");
+
+}  // namespace qsel::test
+
+#include <catch2/catch.hpp>
+#include "qsel/core/problem.h"
+namespace Catch {
+template <> struct StringMaker<qsel::Mark> {
+  static std::string convert(const qsel::Mark& m) { return std::to_string(m.line) + ":" + std::to_string(m.column); }
+};
+}  // namespace Catch
