@@ -100,7 +100,9 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
   }
   std::string id = doc.value.is_object() && doc.value.contains("id") && doc.value["id"].is_string()
                        ? doc.value["id"].get<std::string>() : "";
-  bool fatal = !doc.value.is_object();
+  // A document with YAML problems is not what the user wrote (aliases read as null,
+  // duplicate keys dropped): report those and skip schema validation.
+  bool fatal = !doc.value.is_object() || !doc.problems.empty();
   for (auto& p : doc.problems) {
     p.record = id;
     out.push_back(std::move(p));
@@ -111,7 +113,6 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
     out.insert(out.end(), schema_problems.begin(), schema_problems.end());
     return std::nullopt;
   }
-  if (!doc.problems.empty()) return std::nullopt;  // duplicate keys, anchors: not a clean record
   Record r;
   r.kind = kind;
   r.file = file;

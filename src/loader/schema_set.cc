@@ -103,7 +103,8 @@ std::string explain_violation(const json& root, const json& node_in, const json&
     const json& t = node["type"];
     bool ok = t.is_string() ? type_matches(v, t.get<std::string>())
                             : std::any_of(t.begin(), t.end(), [&](const json& x) { return type_matches(v, x.get<std::string>()); });
-    if (!ok) return fmt::format("expected {}, got {} {}", join_types(t), type_name(v), shown(v));
+    if (!ok) return v.is_null() ? fmt::format("expected {}, got null", join_types(t))
+                                : fmt::format("expected {}, got {} {}", join_types(t), type_name(v), shown(v));
   }
   if (node.contains("const") && node["const"] != v)
     return fmt::format("expected {}, got {}", node["const"].dump(), shown(v));

@@ -67,6 +67,12 @@ CliResult run_binary(const std::string& args) {
 
 std::string source_dir() { return QSEL_SOURCE_DIR; }
 
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("replace_once: \"" + from + "\" not found");
+  return text.replace(at, from.size(), to);
+}
+
 std::string minimal_record(const std::string& kind, const std::string& id, const std::string& extra) {
   static const std::map<std::string, std::string> required = {
       {"format", "scheme: awq\nregime: w4a16\n"},

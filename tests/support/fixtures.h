@@ -35,6 +35,9 @@ CliResult run_binary(const std::string& args);                     // the built 
 std::string source_dir();
 std::string read_text(const std::filesystem::path& p);
 
+// `text` with the first `from` replaced by `to` (which must occur).
+std::string replace_once(std::string text, const std::string& from, const std::string& to);
+
 // A minimal valid record of each kind, for building small corpora.
 std::string minimal_record(const std::string& kind, const std::string& id, const std::string& extra = "");
 
