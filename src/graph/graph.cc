@@ -124,7 +124,10 @@ Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) cons
   for (const auto& [k, v] : by_key_)
     for (auto i : v)
       if (fits(i)) { names.push_back(k); to_id.emplace(k, corpus_.records[i].id); }
-  for (const auto& n : nearest(key, names, 6)) {
+  auto near = nearest(key, names, 6);
+  std::size_t best = near.empty() ? 0 : edit_distance(key, near[0]);
+  for (const auto& n : near) {
+    if (edit_distance(key, n) > best) break;  // only the closest: a list of near-misses is no hint
     const std::string& id = to_id[n];
     if (std::find(res.suggestions.begin(), res.suggestions.end(), id) == res.suggestions.end()) res.suggestions.push_back(id);
     if (res.suggestions.size() == 3) break;

@@ -8,45 +8,72 @@ using nlohmann::json;
 
 namespace {
 
-json marks_to_json(const std::unordered_map<std::string, Mark>& m) {
-  json out = json::array();
-  for (const auto& [ptr, mark] : m) out.push_back({ptr, mark.line, mark.column});
+// Marks travel as one packed string per record ("pointer\x1fline\x1fcolumn\x1e" …):
+// thousands of tiny JSON arrays would dominate start-up.
+constexpr char kField = '\x1f', kEntry = '\x1e';
+
+std::string pack_marks(const std::unordered_map<std::string, Mark>& m) {
+  std::string out;
+  for (const auto& [ptr, mark] : m)
+    out += ptr + kField + std::to_string(mark.line) + kField + std::to_string(mark.column) + kEntry;
   return out;
 }
 
-void marks_from_json(const json& j, std::unordered_map<std::string, Mark>& m) {
-  m.reserve(j.size());
-  for (const auto& e : j) m.emplace(e[0].get<std::string>(), Mark{e[1].get<int>(), e[2].get<int>()});
+int read_int(std::string_view s, std::size_t& i) {
+  int v = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+  return v;
+}
+
+void unpack_marks(std::string_view s, std::unordered_map<std::string, Mark>& m) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t f = s.find(kField, i);
+    if (f == std::string_view::npos) throw std::runtime_error("embedded corpus: corrupt marks");
+    std::string ptr(s.substr(i, f - i));
+    i = f + 1;
+    int line = read_int(s, i);
+    ++i;
+    int col = read_int(s, i);
+    ++i;
+    m.emplace(std::move(ptr), Mark{line, col});
+  }
 }
 
 }  // namespace
 
-std::string encode_corpus(const Corpus& corpus, const std::map<std::string, json>& schemas) {
+std::string encode_corpus(const Corpus& corpus, const std::map<std::string, json>& schemas,
+                          const std::map<std::string, std::string>& docs) {
   json recs = json::array();
   for (const auto& r : corpus.records)
     recs.push_back({{"file", r.file}, {"kind", kind_name(r.kind)}, {"data", r.data},
-                    {"marks", marks_to_json(r.marks.value)}, {"keys", marks_to_json(r.marks.key)}});
-  json doc = {{"format", 1}, {"files", corpus.files}, {"digest", corpus.digest}, {"schemas", schemas}, {"records", recs}};
+                    {"marks", pack_marks(r.marks.value)}, {"keys", pack_marks(r.marks.key)}});
+  json texts = json::object();  // schemas as text: parsed only when a --data corpus needs them
+  for (const auto& [k, s] : schemas) texts[k] = s.dump();
+  json doc = {{"format", 3}, {"files", corpus.files}, {"digest", corpus.digest}, {"schemas", texts}, {"docs", docs}, {"records", recs}};
   auto bytes = json::to_msgpack(doc);
   return std::string(bytes.begin(), bytes.end());
 }
 
-DecodedBlob decode_corpus(std::string_view blob) {
+DecodedBlob decode_corpus(std::string_view blob, bool with_schemas) {
   json doc = json::from_msgpack(blob.begin(), blob.end());
-  if (doc.value("format", 0) != 1) throw std::runtime_error("embedded corpus has an unknown format version");
+  if (doc.value("format", 0) != 3) throw std::runtime_error("embedded corpus has an unknown format version");
   DecodedBlob out;
   out.corpus.origin = "embedded";
   out.corpus.files = doc["files"].get<std::size_t>();
   out.corpus.digest = doc["digest"].get<std::string>();
-  for (auto& [k, s] : doc["schemas"].items()) out.schemas[k] = std::move(s);
+  if (with_schemas)
+    for (auto& [k, s] : doc["schemas"].items()) out.schemas[k] = json::parse(s.get_ref<const std::string&>());
+  if (doc.contains("docs"))
+    for (auto& [k, s] : doc["docs"].items()) out.docs[k] = s.get<std::string>();
   out.corpus.records.reserve(doc["records"].size());
   for (auto& j : doc["records"]) {
     Record r;
     r.kind = *parse_kind(j["kind"].get<std::string>());
     r.file = j["file"].get<std::string>();
     r.data = std::move(j["data"]);
-    marks_from_json(j["marks"], r.marks.value);
-    marks_from_json(j["keys"], r.marks.key);
+    unpack_marks(j["marks"].get_ref<const std::string&>(), r.marks.value);
+    unpack_marks(j["keys"].get_ref<const std::string&>(), r.marks.key);
     fill_common(r);
     out.corpus.records.push_back(std::move(r));
   }

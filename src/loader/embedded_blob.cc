@@ -1,6 +1,7 @@
 // Links the corpus blob produced at build time (QSEL_CORPUS_BLOB) into the binary.
 #include <string_view>
 
+#include "qsel/graph/graph.h"
 #include "qsel/loader/corpus_blob.h"
 
 #ifndef QSEL_CORPUS_BLOB
@@ -29,8 +30,13 @@ std::string_view embedded_blob() {
 }
 
 const DecodedBlob& embedded() {
-  static const DecodedBlob decoded = decode_corpus(embedded_blob());
-  return decoded;
+  static const DecodedBlob* decoded = new DecodedBlob(decode_corpus(embedded_blob()));  // lives until exit
+  return *decoded;
+}
+
+const Graph& embedded_graph() {
+  static const Graph* graph = new Graph(std::move(decode_corpus(embedded_blob(), false).corpus));  // lives until exit
+  return *graph;
 }
 
 }  // namespace qsel

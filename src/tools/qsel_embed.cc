@@ -1,6 +1,8 @@
 // Build step: load data/ with the same loader and schemas as `qsel --data`, fail
 // on any problem, and write the precompiled corpus blob the binary embeds.
 #include <cstdio>
+#include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <iostream>
 
@@ -9,8 +11,8 @@
 #include "qsel/loader/loader.h"
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::cerr << "usage: qsel-embed SCHEMA_DIR DATA_DIR OUT_BLOB\n";
+  if (argc != 5) {
+    std::cerr << "usage: qsel-embed SCHEMA_DIR DATA_DIR RULE_DOCS_DIR OUT_BLOB\n";
     return 2;
   }
   try {
@@ -23,11 +25,17 @@ int main(int argc, char** argv) {
                 << "; the corpus must load cleanly to be embedded\n";
       return 1;
     }
-    std::ofstream out(argv[3], std::ios::binary);
-    std::string blob = qsel::encode_corpus(corpus, schemas);
+    std::map<std::string, std::string> docs;
+    for (const auto& e : std::filesystem::directory_iterator(argv[3]))
+      if (e.path().extension() == ".md") {
+        std::ifstream in(e.path());
+        docs[e.path().stem().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+      }
+    std::ofstream out(argv[4], std::ios::binary);
+    std::string blob = qsel::encode_corpus(corpus, schemas, docs);
     out.write(blob.data(), static_cast<std::streamsize>(blob.size()));
     if (!out) {
-      std::cerr << "qsel-embed: cannot write " << argv[3] << "\n";
+      std::cerr << "qsel-embed: cannot write " << argv[4] << "\n";
       return 2;
     }
     return 0;

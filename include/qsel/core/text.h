@@ -13,7 +13,7 @@ std::size_t find_invalid_utf8(std::string_view text);
 // Number of characters (code points) in a valid UTF-8 string.
 std::size_t utf8_length(std::string_view text);
 
-// Levenshtein distance over bytes.
+// Edit distance over bytes (insert, delete, substitute, swap two neighbours).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // Nearest candidates to `word` by edit distance, closest first; only those within

@@ -12,16 +12,24 @@
 
 namespace qsel {
 
-std::string encode_corpus(const Corpus& corpus, const std::map<std::string, nlohmann::json>& schemas);
+// `docs`: product documents carried with the corpus (the selection rules' pages, by rule id).
+std::string encode_corpus(const Corpus& corpus, const std::map<std::string, nlohmann::json>& schemas,
+                          const std::map<std::string, std::string>& docs = {});
 
 struct DecodedBlob {
   Corpus corpus;
   std::map<std::string, nlohmann::json> schemas;
+  std::map<std::string, std::string> docs;
 };
-DecodedBlob decode_corpus(std::string_view blob);
+DecodedBlob decode_corpus(std::string_view blob, bool with_schemas = true);
 
 // The blob compiled into this binary, and its decoded corpus (decoded once).
 std::string_view embedded_blob();
 const DecodedBlob& embedded();
+
+class Graph;
+// The embedded corpus as a graph, built once per process straight from the blob
+// (no copy of the decoded corpus) and never torn down.
+const Graph& embedded_graph();
 
 }  // namespace qsel

@@ -1,0 +1,44 @@
+#include <catch2/catch.hpp>
+
+#include "qsel/core/text.h"
+
+using namespace qsel;
+
+TEST_CASE("text: UTF-8 validation finds the first bad byte", "[core]") {
+  CHECK(find_invalid_utf8("plain ascii") == std::string_view::npos);
+  CHECK(find_invalid_utf8("caf\xc3\xa9") == std::string_view::npos);
+  CHECK(find_invalid_utf8("caf\xe9!") == 3);
+  CHECK(find_invalid_utf8("\xc0\x80") == 0);          // overlong
+  CHECK(find_invalid_utf8("\xed\xa0\x80") == 0);      // surrogate
+  CHECK(find_invalid_utf8("ok\xf0\x9f\x98") == 2);    // truncated
+  CHECK(utf8_length("caf\xc3\xa9") == 4);
+}
+
+TEST_CASE("text: edit distance counts a swap of neighbours as one", "[core]") {
+  CHECK(edit_distance("list", "list") == 0);
+  CHECK(edit_distance("lsit", "list") == 1);
+  CHECK(edit_distance("lsit", "lint") == 2);
+  CHECK(edit_distance("machette", "machete") == 1);
+  CHECK(edit_distance("", "abc") == 3);
+}
+
+TEST_CASE("text: nearest suggests only useful candidates, closest first", "[core]") {
+  std::vector<std::string> c = {"list", "lint", "show", "recommend"};
+  CHECK(nearest("lsit", c) == std::vector<std::string>{"list", "lint"});
+  CHECK(nearest("recomend", c, 1) == std::vector<std::string>{"recommend"});
+  CHECK(nearest("zzzzzz", c).empty());
+}
+
+TEST_CASE("text: quoting for messages truncates long values on a character boundary", "[core]") {
+  CHECK(quote_value("x") == "\"x\"");
+  CHECK(quote_value("a\"b\nc") == "\"a\\\"b\\nc\"");
+  std::string long_value(70, 'a');
+  CHECK(quote_value(long_value) == "\"" + std::string(60, 'a') + "…\"");
+  CHECK(to_lower("H100 SXM") == "h100 sxm");
+}
+
+TEST_CASE("text: sha256 matches the standard test vectors", "[core]") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex(std::string(1000, 'a')) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+}
