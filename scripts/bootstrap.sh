@@ -34,4 +34,4 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --parallel "$(nproc)" --target qsel
-./build/qsel list formats
+./build/qsel recommend --gpu h100 --model-size 70b

@@ -1,0 +1,16 @@
+// Renderers for recommend and explain. They format the command's JSON result
+// (the same object --format json prints) and never compute.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/report/style.h"
+
+namespace qsel {
+
+std::string render_recommend_text(const nlohmann::ordered_json& r, const Style& st, std::size_t top);
+std::string render_recommend_markdown(const nlohmann::ordered_json& r, std::size_t top);
+std::string render_explain_text(const nlohmann::ordered_json& r, const Style& st);
+
+}  // namespace qsel

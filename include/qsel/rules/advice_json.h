@@ -1,0 +1,12 @@
+// The JSON contract of recommend (DESIGN.md §5), built from a Deliberation.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "qsel/rules/deliberation.h"
+
+namespace qsel {
+
+nlohmann::ordered_json candidate_json(const Candidate& c, std::size_t rank);
+nlohmann::ordered_json recommend_json(const Deliberation& d);
+
+}  // namespace qsel

@@ -1,0 +1,72 @@
+// What the rule engine works on: candidates (format x engine on one target),
+// exclusions, unknowns and the checks to run after deploying. Each rule is a
+// small function that reads records and adds to it; renderers only print it.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+#include "qsel/rules/query.h"
+
+namespace qsel {
+
+struct Warning {
+  std::string id;        // gotcha id (or a rule id for rule-made warnings)
+  std::string severity;  // blocker | major | minor
+  std::string message;
+  bool silent = false;
+  std::string condition;  // non-empty: applies only if this flag holds ("moe-backend=flashinfer_b12x")
+};
+
+struct MatrixCell {
+  std::string matrix, engine, row, column, cell, note;
+};
+
+struct Memory {
+  double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
+  double bpw = 0;
+  std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
+  std::string kv_dtype;     // a dtype name or the KV-cache format record used
+  bool fits = false;
+  double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
+  double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
+  std::vector<std::string> notes;
+};
+
+struct Candidate {
+  const Record* format = nullptr;
+  const Record* engine = nullptr;   // null for the unquantized baseline
+  const Record* kernel = nullptr;   // null when no record names the kernel
+  std::string path;                 // native | dequant | emulated
+  std::vector<MatrixCell> cells;
+  std::vector<std::string> rules;   // "rule-1", …
+  std::vector<std::string> why;     // one line per rule that shaped this candidate
+  std::vector<Warning> warnings;
+  std::vector<std::string> evidence;  // record ids cited
+  std::string evidence_grade;         // best grade of the format's quality evidence, or "none recorded"
+  std::vector<std::string> conflicts; // records that disagree about this format on this target
+  std::vector<std::string> checks;    // post-deploy checks (Rule 2)
+  std::optional<Memory> memory;
+  int rank_tier = 0;                  // lower ranks first; set by the ranking rules
+  bool contested() const { return !conflicts.empty(); }
+};
+
+struct Exclusion {
+  std::string format, engine, rule, reason;
+  std::vector<std::string> evidence;
+};
+
+struct Deliberation {
+  const Graph& graph;
+  const Query& query;
+  std::vector<Candidate> candidates;
+  std::vector<Exclusion> excluded;
+  std::vector<std::string> unknowns;
+  std::vector<std::string> notes;  // defaults and assumptions, stated
+};
+
+// Runs every rule in order and ranks the candidates.
+Deliberation deliberate(const Graph& g, const Query& q);
+
+}  // namespace qsel

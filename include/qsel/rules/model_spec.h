@@ -1,0 +1,39 @@
+// The model a recommendation is for: from --model-size (a reference architecture
+// of that size class), --model (a model record) or --model-config (a Hugging
+// Face config.json). Everything the memory model needs, with where it came from.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+
+namespace qsel {
+
+struct ModelSpec {
+  std::string id;            // model record id; empty for a config.json
+  std::string description;   // "70B dense, reference architecture <model id> (…)"
+  std::string origin;        // "reference" | "record" | "config"
+  double params_b = 0;       // total parameters (billions)
+  double active_params_b = 0;
+  int layers = 0, kv_layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
+  long vocab = 0;
+  bool tied_embeddings = false;
+  std::string attention = "gqa";  // mha | gqa | mla | sliding-window | hybrid
+  int window = 0, sliding_layers = 0;
+  int kv_lora_rank = 0, rope_dim = 0;
+  int experts = 0, active_experts = 0;
+  std::vector<std::string> notes;  // assumptions worth stating
+
+  bool moe() const { return experts > 1; }
+  bool sliding_window() const { return window > 0 && sliding_layers > 0; }
+  double embedding_params_b() const;  // embeddings + LM head
+};
+
+// "70b", "8B", "1.5b", "8x7b", "235b-a22b". Throws UsageError on a spelling it cannot read.
+ModelSpec model_from_size(const Graph& g, const std::string& size);
+ModelSpec model_from_record(const Record& r);
+// Throws UsageError naming the file, line and column of a problem.
+ModelSpec model_from_config(const std::string& path);
+
+}  // namespace qsel

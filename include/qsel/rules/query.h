@@ -1,0 +1,34 @@
+// One recommendation request, with its defaults resolved and stated.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+#include "qsel/rules/model_spec.h"
+
+namespace qsel {
+
+struct Query {
+  const Record* accelerator = nullptr;  // null when asking about a bare target (explain --on TARGET)
+  const Record* target = nullptr;
+  std::string gpu_note;                 // how the --gpu spelling resolved, when it needed saying
+  int count = 1;
+  std::optional<ModelSpec> model;       // absent for explain
+  std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine
+  std::vector<std::string> formats;     // restrict to these format ids; empty = every format
+  long context = 8192;
+  int batch = 1;
+  std::string kv_cache = "auto";        // auto | fp16 | bf16 | fp8 | int8
+  bool portable = false;
+  std::string spec_decode = "none";     // none | draft | mtp | ngram
+  bool prefix_caching = false;
+  std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe
+
+  // Flags that record selectors test (gotcha applies.flags, kernel_selection flags).
+  std::set<std::string> flags() const;
+  // Flags whose truth this query knows, set or not (a selector naming another flag is conditional).
+  bool knows_flag(const std::string& flag) const;
+};
+
+}  // namespace qsel

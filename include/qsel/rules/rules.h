@@ -1,0 +1,39 @@
+// The seven selection rules of doc 23, as a table of small units. Each unit
+// reads records and adds facts, exclusions, ranking keys, warnings and
+// citations to a Deliberation. No record id appears in rule code.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qsel/rules/deliberation.h"
+
+namespace qsel {
+
+struct SelectionRule {
+  const char* id;     // "rule-1"
+  const char* title;  // one line; the full page is docs/rules/<id>.md, embedded (rule_doc)
+  void (*apply)(Deliberation&);
+  // The records the rule reads, for `qsel explain rule-N`.
+  std::vector<const Record*> (*records)(const Graph&);
+};
+
+// In the order deliberate() applies them (not numeric order).
+const std::vector<SelectionRule>& selection_rules();
+const SelectionRule* find_selection_rule(std::string_view id);
+// The rule's page (statement, what qsel does, example), or empty when none is embedded.
+std::string rule_doc(std::string_view id);
+
+// The units, callable alone (each has its own tests).
+void enumerate_candidates(Deliberation& d);
+void apply_rule1(Deliberation& d);
+void apply_rule2(Deliberation& d);
+void apply_rule3(Deliberation& d);
+void apply_rule4(Deliberation& d);
+void apply_rule5(Deliberation& d);
+void apply_rule6(Deliberation& d);
+void apply_rule7(Deliberation& d);
+void compute_memory(Deliberation& d);
+void rank_candidates(Deliberation& d);
+
+}  // namespace qsel

@@ -1,0 +1,111 @@
+// qsel recommend: the seven rules over one GPU and one model, ranked and cited.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "browse_args.h"
+#include "commands.h"
+#include "qsel/cli/context.h"
+#include "qsel/report/advice_report.h"
+#include "qsel/rules/advice_json.h"
+#include "qsel/rules/rules.h"
+
+namespace qsel {
+namespace {
+
+struct RecommendArgs {
+  std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
+  std::vector<std::string> engines, flags;
+  int count = 1, batch = 1;
+  std::size_t top = 8;
+  bool portable = false, prefix_caching = false, all = false;
+};
+
+long parse_context(const std::string& text) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string rest = text.substr(used);
+  if (rest == "k" || rest == "K") value *= 1024, rest.clear();
+  if (used == 0 || !rest.empty() || value <= 0)
+    throw UsageError(fmt::format("--context: expected a positive number of tokens (8192, 128k), got \"{}\"", text));
+  return value;
+}
+
+ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
+  int given = !a.model_size.empty() + !a.model.empty() + !a.model_config.empty();
+  if (given == 0) throw UsageError("recommend needs a model: --model-size 70b, --model ID or --model-config config.json");
+  if (given > 1) throw UsageError("give one of --model-size, --model, --model-config");
+  if (!a.model_config.empty()) return model_from_config(a.model_config);
+  if (!a.model_size.empty()) return model_from_size(g, a.model_size);
+  Resolution r = g.resolve(a.model, Kind::Model);
+  if (!r) throw_unknown("model", a.model, r);
+  return model_from_record(*r.record);
+}
+
+Query query_of(const Graph& g, const RecommendArgs& a) {
+  if (a.count < 1) throw UsageError(fmt::format("--count must be at least 1, got {}", a.count));
+  if (a.batch < 1) throw UsageError(fmt::format("--batch must be at least 1, got {}", a.batch));
+  Query q;
+  GpuArg gpu = resolve_gpu(g, a.gpu, false);
+  if (!gpu.target) throw UsageError(fmt::format("{} names no target record; the corpus cannot say what runs on it", gpu.accelerator->id));
+  q.accelerator = gpu.accelerator;
+  q.target = gpu.target;
+  q.gpu_note = gpu.note;
+  q.count = a.count;
+  q.model = model_of(g, a);
+  for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
+  q.context = parse_context(a.context);
+  q.batch = a.batch;
+  q.kv_cache = a.kv_cache;
+  q.portable = a.portable;
+  q.spec_decode = a.spec_decode;
+  q.prefix_caching = a.prefix_caching;
+  q.extra_flags = a.flags;
+  return q;
+}
+
+void add_options(CLI::App& sub, RecommendArgs& a) {
+  sub.add_option("--gpu", a.gpu, "GPU: id, alias or common spelling (h100, rtx5090, mi300x)")->required();
+  sub.add_option("--count", a.count, "Number of GPUs (tensor parallel); default 1");
+  sub.add_option("--model-size", a.model_size, "Model size: 70b, 8B, 1.5b, 8x7b, 235b-a22b");
+  sub.add_option("--model", a.model, "A model record id (llama-3.1-70b)");
+  sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");
+  sub.add_option("--engine", a.engines, "Restrict to an engine (repeatable: vllm, sglang, trtllm, llama-cpp …)")->delimiter(',');
+  sub.add_option("--context", a.context, "Context length in tokens (8192, 128k); default 8192");
+  sub.add_option("--batch", a.batch, "Concurrent sequences; default 1 (decode is memory-bound at 1)");
+  sub.add_option("--kv-cache", a.kv_cache, "KV-cache dtype: auto (16-bit, 8-bit offered if needed), fp16, bf16, fp8, int8")
+      ->check(CLI::IsMember({"auto", "fp16", "bf16", "fp8", "int8"}));
+  sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
+  sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
+      ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));
+  sub.add_flag("--prefix-caching", a.prefix_caching, "Prefix caching is on");
+  sub.add_option("--flag", a.flags, "A serving fact gotchas test, KEY[=VALUE] (checkpoint=w4a16, moe-backend=flashinfer_b12x)");
+  sub.add_option("--top", a.top, "Rows shown in text and markdown; default 8");
+  sub.add_flag("--all", a.all, "Show every candidate");
+}
+
+}  // namespace
+
+Runner setup_recommend(CLI::App& sub, Context& ctx) {
+  auto args = std::make_shared<RecommendArgs>();
+  add_options(sub, *args);
+  return [args, &ctx]() {
+    require_format(ctx, "recommend", {"text", "json", "markdown"});
+    const Graph& g = ctx.graph();
+    Query q = query_of(g, *args);
+    Deliberation d = deliberate(g, q);
+    auto result = recommend_json(d);
+    std::size_t top = args->all ? d.candidates.size() : args->top;
+    if (ctx.json()) ctx.print_json(result);
+    else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(result, top);
+    else *ctx.out << render_recommend_text(result, ctx.style(), top);
+    bool viable = std::any_of(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return !c.memory || c.memory->fits; });
+    return viable ? 0 : 1;
+  };
+}
+
+}  // namespace qsel

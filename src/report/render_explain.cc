@@ -1,0 +1,113 @@
+// explain as text, from its JSON result.
+#include <fmt/format.h>
+
+#include "qsel/report/advice_report.h"
+#include "qsel/report/render.h"
+#include "qsel/report/table.h"
+
+namespace qsel {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string join(const ojson& a, const char* sep = ", ") {
+  std::vector<std::string> v;
+  for (const auto& x : a) v.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+  return fmt::format("{}", fmt::join(v, sep));
+}
+
+std::string verdict_tag(const std::string& v, const Style& st) {
+  std::string up;
+  for (char c : v) up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (v == "native") return st.green(up);
+  if (v == "contested" || v == "differs") return st.yellow(up);
+  if (v == "unsupported") return st.red(up);
+  return up;
+}
+
+void line(Table& t, const std::string& label, const std::string& text) { t.add({label, text}); }
+
+// "matrix cell Y (…); picks K → native", from the engine's Rule 1 and Rule 2 lines.
+std::string engine_text(const ojson& e) {
+  if (e["path"] == "excluded") return "excluded — " + join(e["why"], "; ");
+  std::string matrix;
+  for (const auto& w : e["why"]) {
+    std::string s = w;
+    if (s.rfind("Rule 1 — ", 0) == 0) matrix = s.substr(std::string("Rule 1 — ").size()) + "; ";
+  }
+  std::string kernel = e["kernel"].is_null() ? "no recorded kernel" : "picks " + e["kernel"].get<std::string>();
+  return fmt::format("{}{} → {}", matrix, kernel, e["path"].get<std::string>());
+}
+
+std::string warning_text(const ojson& w, const Style& st) {
+  std::string sev = w["severity"];
+  std::string tag = sev == "blocker" ? st.red(sev) : sev == "major" ? st.yellow(sev) : sev;
+  std::string cond = w["condition"].get<std::string>();
+  return fmt::format("{}{} {} [{}; via {}]{}", tag, w["silent"].get<bool>() ? " (silent)" : "", w["message"].get<std::string>(),
+                     w["id"].get<std::string>(), join(w["engines"]), cond.empty() ? "" : " — if " + cond);
+}
+
+std::string format_on(const ojson& j, const Style& st) {
+  std::string parts = j["parts"].empty() ? "no part recorded" : join(j["parts"]);
+  std::string out = fmt::format("{} — {}\nOn {} ({}):   verdict: {}\n", st.bold(j["format"].get<std::string>()),
+                                j["name"].get<std::string>(), j["target"].get<std::string>(), parts,
+                                verdict_tag(j["verdict"], st));
+  if (j.contains("resolved")) out += "  " + j["resolved"].get<std::string>() + "\n";
+  Table t({"", ""});
+  const auto& fr = j["format_record"];
+  std::string target = j["target"];
+  line(t, "format record", fmt::format("native on {}; emulated on {}", fr["native_on"].empty() ? "no " + target + " part" : join(fr["native_on"]),
+                                       fr["emulated_on"].empty() ? "no " + target + " part" : join(fr["emulated_on"])));
+  for (const auto& e : j["engines"]) line(t, e["engine"], engine_text(e));
+  for (const auto& k : j["kernel_constraints"]) line(t, "kernel records", fmt::format("{}: {}", k["kernel"].get<std::string>(), k["says"].get<std::string>()));
+  for (const auto& c : j["conflicts"]) line(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved (doc 23 §8)");
+  std::map<std::string, std::vector<std::string>> missing;
+  for (const auto& m : j["also_missing"]) missing[m["engine"]].push_back(m["column"]);
+  for (const auto& [engine, cols] : missing) line(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
+  for (const auto& b : j["benchmarks"])
+    line(t, "benchmark", fmt::format("{} {} = {} ({}){}", b["id"].get<std::string>(), b["metric"].get<std::string>(), b["value"].dump(),
+                                     b["grade"].get<std::string>(), b["quality_evidence"].get<bool>() ? "" : " — not quality evidence"));
+  for (const auto& w : j["warnings"]) line(t, "warning", warning_text(w, st));
+  for (const auto& g : j["gotchas"]) line(t, "gotcha", warning_text(g, st));
+  for (const auto& u : j["unknowns"]) line(t, "unknown", u.get<std::string>());
+  line(t, "rules", j["rules"].empty() ? "-" : join(j["rules"]));
+  return out + "\n" + t.render(2, false);
+}
+
+std::string family(const ojson& j, const Style& st) {
+  std::string out = fmt::format("{} on {}: {}\n{}\n\n", st.bold(j["format"].get<std::string>()), j["family"].get<std::string>(),
+                                verdict_tag(j["verdict"], st), j["note"].get<std::string>());
+  for (const auto& p : j["per_target"]) out += format_on(p, st) + "\n";
+  return out;
+}
+
+std::string generic(const ojson& j, const Style& st) {
+  std::string out = fmt::format("{}  {}  {}\n", st.bold(j["topic"].get<std::string>()), st.cyan(j["kind"].get<std::string>()),
+                                j.value("name", std::string()));
+  ojson rest = ojson::object();
+  for (const auto& [k, v] : j.items())
+    if (k != "topic" && k != "kind" && k != "name" && k != "doc" && k != "text") rest[k] = v;
+  return out + "\n" + render_fields(rest, st);
+}
+
+}  // namespace
+
+std::string render_explain_text(const ojson& j, const Style& st) {
+  const std::string kind = j["kind"];
+  if (kind == "lint-rule") return j["text"].get<std::string>();
+  if (kind == "rule") {
+    std::string out = j["doc"].get<std::string>();
+    if (!j["records"].empty()) {
+      std::map<std::string, std::vector<std::string>> by;
+      for (const auto& r : j["records"]) by[r["kind"]].push_back(r["id"]);
+      out += "\n## Records behind it\n\n";
+      for (const auto& [k, ids] : by) out += fmt::format("- {}: {}\n", k, fmt::join(ids, ", "));
+    }
+    return out;
+  }
+  if (kind == "format" && j.contains("verdict")) return format_on(j, st);
+  if (kind == "format-family") return family(j, st);
+  return generic(j, st);
+}
+
+}  // namespace qsel

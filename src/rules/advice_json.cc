@@ -1,0 +1,92 @@
+#include "qsel/rules/advice_json.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace qsel {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+double round2(double v) { return std::round(v * 100) / 100; }
+
+ojson warning_json(const Warning& w) {
+  ojson j = {{"id", w.id}, {"severity", w.severity}, {"message", w.message}, {"silent", w.silent}};
+  if (!w.condition.empty()) j["condition"] = w.condition;
+  return j;
+}
+
+void memory_json(const Memory& m, ojson& j) {
+  bool sized = m.bpw > 0;
+  j["weights_gb"] = sized ? ojson(round2(m.weights_gb)) : ojson();
+  j["kv_cache_gb"] = round2(m.kv_gb);
+  j["total_gb"] = sized ? ojson(round2(m.total_gb)) : ojson();
+  j["budget_gb"] = round2(m.budget_gb);
+  j["fits"] = m.fits;
+  j["bpw"] = round2(m.bpw);
+  j["bpw_source"] = m.bpw_source;
+  j["kv_dtype"] = m.kv_dtype;
+  j["decode_ceiling_tok_s"] = std::round(m.decode_tok_s);
+  j["compute_ceiling_tok_s"] = std::round(m.compute_tok_s);
+  j["memory_notes"] = m.notes;
+}
+
+ojson model_json(const ModelSpec& m) {
+  return {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"params_b", m.params_b},
+          {"active_params_b", m.active_params_b}, {"layers", m.layers}, {"kv_heads", m.kv_heads},
+          {"head_dim", m.head_dim}, {"attention", m.attention}, {"notes", m.notes}};
+}
+
+ojson accelerator_json(const Query& q) {
+  const Record& a = *q.accelerator;
+  ojson j = {{"id", a.id}, {"name", a.name}, {"target", q.target->id}, {"vendor", a.str("vendor")},
+             {"memory_gb", a.data.value("memory_gb", nlohmann::json())},
+             {"memory_bandwidth_gbs", a.data.value("memory_bandwidth_gbs", nlohmann::json())}, {"count", q.count}};
+  if (!q.gpu_note.empty()) j["resolved"] = q.gpu_note;
+  return j;
+}
+
+}  // namespace
+
+ojson candidate_json(const Candidate& c, std::size_t rank) {
+  ojson j = {{"rank", rank}, {"format", c.format->id}, {"format_name", c.format->name}, {"regime", c.format->str("regime")},
+             {"engine", c.engine ? ojson(c.engine->id) : ojson()}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()},
+             {"path", c.path}};
+  if (c.memory) memory_json(*c.memory, j);
+  j["rules"] = c.rules;
+  j["why"] = c.why;
+  j["warnings"] = ojson::array();
+  for (const auto& w : c.warnings) j["warnings"].push_back(warning_json(w));
+  j["evidence"] = c.evidence;
+  j["evidence_grade"] = c.evidence_grade;
+  j["matrix_cells"] = ojson::array();
+  for (const auto& m : c.cells)
+    j["matrix_cells"].push_back({{"matrix", m.matrix}, {"engine", m.engine}, {"row", m.row}, {"column", m.column}, {"cell", m.cell}});
+  j["conflicts"] = c.conflicts;
+  j["contested"] = c.contested();
+  j["checks"] = c.checks;
+  return j;
+}
+
+ojson recommend_json(const Deliberation& d) {
+  const Query& q = d.query;
+  ojson j;
+  j["accelerator"] = accelerator_json(q);
+  j["model"] = model_json(*q.model);
+  j["query"] = {{"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
+                {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
+                {"flags", q.extra_flags}};
+  j["candidates"] = ojson::array();
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) j["candidates"].push_back(candidate_json(d.candidates[i], i + 1));
+  j["excluded"] = ojson::array();
+  for (const auto& e : d.excluded)
+    j["excluded"].push_back({{"format", e.format}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
+                             {"reason", e.reason}, {"evidence", e.evidence}});
+  j["unknowns"] = d.unknowns;
+  j["notes"] = d.notes;
+  return j;
+}
+
+}  // namespace qsel

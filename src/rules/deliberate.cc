@@ -1,0 +1,80 @@
+// The rule table and the pipeline that applies it.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "qsel/loader/corpus_blob.h"
+#include "qsel/rules/rules.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+std::vector<const Record*> formats_where(const Graph& g, bool (*pred)(const Record&)) {
+  std::vector<const Record*> out;
+  for (const Record* f : g.of_kind(Kind::Format))
+    if (pred(*f)) out.push_back(f);
+  return out;
+}
+
+std::vector<const Record*> matrices(const Graph& g) { return g.of_kind(Kind::Matrix); }
+std::vector<const Record*> engines(const Graph& g) { return g.of_kind(Kind::Engine); }
+std::vector<const Record*> preferring(const Graph& g) {
+  return formats_where(g, [](const Record& f) { return f.data.contains("preferred_over") || f.data.value("portable", false); });
+}
+std::vector<const Record*> w4a16(const Graph& g) {
+  auto out = formats_where(g, [](const Record& f) { return f.str("regime") == "w4a16"; });
+  for (const Record* k : g.of_kind(Kind::Kernel))
+    if (k->data.contains("equivalent_to")) out.push_back(k);
+  return out;
+}
+std::vector<const Record*> gguf(const Graph& g) {
+  auto out = formats_where(g, [](const Record& f) { return f.str("scheme") == "gguf"; });
+  for (const Record* t : g.of_kind(Kind::Technique)) out.push_back(t);
+  return out;
+}
+std::vector<const Record*> kv(const Graph& g) { return formats_where(g, [](const Record& f) { return f.str("regime") == "kv-cache"; }); }
+std::vector<const Record*> not_choices(const Graph& g) {
+  return formats_where(g, [](const Record& f) { return !f.data.value("post_training", true) || f.data.value("research_only", false); });
+}
+
+}  // namespace
+
+const std::vector<SelectionRule>& selection_rules() {
+  // Statements and examples live in docs/rules/<id>.md (embedded): no record id here.
+  static const std::vector<SelectionRule> table = {
+      {"rule-7", "Non-post-training families are not choices", apply_rule7, not_choices},
+      {"rule-1", "A format record tells you what exists, not what runs", apply_rule1, matrices},
+      {"rule-2", "Verify which kernel is actually running", apply_rule2, engines},
+      {"rule-4", "W4A16: group size is the scheme, the kernel is chosen for you", apply_rule4, w4a16},
+      {"memory", "Memory fit and decode ceiling", compute_memory, nullptr},
+      {"rule-5", "GGUF: match bits per weight, not a quant name", apply_rule5, gguf},
+      {"rule-6", "8-bit KV cache: widely deployed, unmeasured", apply_rule6, kv},
+      {"rule-3", "On Blackwell NVFP4 beats MXFP4 on risk, loses on portability", apply_rule3, preferring},
+  };
+  return table;
+}
+
+const SelectionRule* find_selection_rule(std::string_view id) {
+  for (const auto& r : selection_rules())
+    if (id == r.id) return &r;
+  return nullptr;
+}
+
+std::string rule_doc(std::string_view id) {
+  const auto& docs = embedded().docs;
+  auto it = docs.find(std::string(id));
+  return it == docs.end() ? std::string() : it->second;
+}
+
+Deliberation deliberate(const Graph& g, const Query& q) {
+  Deliberation d{g, q, {}, {}, {}, {}};
+  enumerate_candidates(d);
+  for (const auto& r : selection_rules()) r.apply(d);
+  rank_candidates(d);
+  return d;
+}
+
+}  // namespace qsel

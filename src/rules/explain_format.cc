@@ -1,0 +1,147 @@
+// explain FORMAT --on TARGET: every record's say about the pair, then the verdict.
+#include <fmt/format.h>
+
+#include "qsel/rules/explain.h"
+#include "qsel/rules/gotchas.h"
+#include "qsel/rules/rules.h"
+#include "qsel/rules/verdict.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using nlohmann::json;
+using rule_util::contains;
+
+ojson format_lists(const Deliberation& d, const Record& f) {
+  ojson native = ojson::array(), emulated = ojson::array();
+  for (const Record* a : parts_of(d)) {
+    if (contains(f.strings("/native_support"), a->id)) native.push_back(a->id);
+    if (contains(f.strings("/emulated_support"), a->id)) emulated.push_back(a->id);
+  }
+  return {{"native_on", native}, {"emulated_on", emulated}};
+}
+
+ojson engine_lines(const Deliberation& d, const Record& f) {
+  ojson out = ojson::array();
+  for (const auto& c : d.candidates) {
+    if (c.format != &f || !c.engine) continue;
+    out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
+                   {"why", c.why}, {"contested", c.contested()}});
+  }
+  for (const auto& e : d.excluded)
+    if (e.format == f.id && !e.engine.empty())
+      out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},
+                     {"rule", e.rule}});
+  return out;
+}
+
+ojson kernel_constraints(const Graph& g, const Record& f, const Record& t) {
+  ojson out = ojson::array();
+  for (const auto& [k, reason] : rule_util::exclusions_anywhere(g, f.id, t.id))
+    out.push_back({{"kernel", k->id}, {"says", reason}});
+  return out;
+}
+
+ojson benchmarks(const Graph& g, const Record& f) {
+  ojson out = ojson::array();
+  for (const Edge* e : g.in_edges(*g.index_of(f.id))) {
+    const Record& b = g.record(e->from);
+    if (b.kind != Kind::Benchmark || e->label != "measures") continue;
+    out.push_back({{"id", b.id}, {"metric", b.str("metric")}, {"value", b.data.value("value", json())}, {"grade", b.str("grade")},
+                   {"quality_evidence", contains(f.strings("/quality_delta"), b.id)}});
+  }
+  return out;
+}
+
+// Other '.' cells in the matrix rows that cover the target: what else this part lacks.
+ojson also_missing(const Graph& g, const Record& t, const std::vector<std::string>& engines) {
+  ojson out = ojson::array();
+  for (const Record* m : g.of_kind(Kind::Matrix)) {
+    if (!engines.empty() && !contains(engines, m->str("engine"))) continue;
+    for (const auto& row : m->data["rows"]) {
+      if (!selector_matches(row["match"], t)) continue;
+      for (const auto& col : m->data["columns"])
+        if (row["cells"].value(col["key"].get<std::string>(), std::string(".")) == ".")
+          out.push_back({{"matrix", m->id}, {"engine", m->str("engine")}, {"column", col["label"]}});
+      break;
+    }
+  }
+  return out;
+}
+
+// One entry per warning id, naming every engine it came through.
+void add_warning(ojson& j, const Warning& w, const std::string& engine) {
+  const char* key = w.id.rfind("rule-", 0) == 0 ? "warnings" : "gotchas";
+  if (!j.contains(key)) j[key] = ojson::array();
+  for (auto& x : j[key])
+    if (x["id"] == w.id && x["message"] == w.message) {
+      x["engines"].push_back(engine);
+      return;
+    }
+  j[key].push_back({{"id", w.id}, {"severity", w.severity}, {"silent", w.silent}, {"message", w.message},
+                    {"engines", ojson::array({engine})}, {"condition", w.condition}});
+}
+
+std::vector<std::string> rules_involved(const Deliberation& d, const Record& f) {
+  std::vector<std::string> out;
+  for (const auto& c : d.candidates)
+    if (c.format == &f)
+      for (const auto& r : c.rules) rule_util::add_unique(out, r);
+  for (const auto& e : d.excluded)
+    if (e.format == f.id) rule_util::add_unique(out, e.rule);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const Record* a, const std::vector<std::string>& engines) {
+  Query q;
+  q.accelerator = a;
+  q.target = &t;
+  q.formats = {f.id};
+  q.engines = engines;
+  Deliberation d = deliberate(g, q);
+  Verdict v = verdict_for(d, f);
+  ojson j = {{"topic", f.id}, {"kind", "format"}, {"format", f.id}, {"name", f.name}, {"target", t.id}};
+  ojson parts = ojson::array();
+  for (const Record* p : parts_of(d)) parts.push_back(p->id);
+  j["parts"] = parts;
+  j["verdict"] = v.value;
+  j["verdict_reasons"] = v.reasons;
+  j["format_record"] = format_lists(d, f);
+  j["engines"] = engine_lines(d, f);
+  j["matrix_cells"] = ojson::array();
+  j["kernels"] = ojson::array();
+  j["conflicts"] = ojson::array();
+  j["gotchas"] = ojson::array();
+  j["warnings"] = ojson::array();
+  for (const auto& c : d.candidates) {
+    if (c.format != &f || !c.engine) continue;
+    for (const auto& m : c.cells) j["matrix_cells"].push_back({{"matrix", m.matrix}, {"engine", m.engine}, {"cell", m.cell}, {"row", m.row}, {"column", m.column}});
+    if (c.kernel) j["kernels"].push_back({{"engine", c.engine->id}, {"kernel", c.kernel->id}, {"path", c.path}});
+    for (const auto& w : c.warnings) add_warning(j, w, c.engine->id);
+  }
+  std::vector<std::string> conflicts;
+  for (const auto& c : d.candidates)
+    if (c.format == &f)
+      for (const auto& x : c.conflicts) rule_util::add_unique(conflicts, x);
+  j["conflicts"] = conflicts;
+  j["kernel_constraints"] = kernel_constraints(g, f, t);
+  j["also_missing"] = also_missing(g, t, engines);
+  j["benchmarks"] = benchmarks(g, f);
+  j["excluded"] = ojson::array();
+  for (const auto& e : d.excluded)
+    if (e.format == f.id) j["excluded"].push_back({{"engine", e.engine}, {"rule", e.rule}, {"reason", e.reason}});
+  j["unknowns"] = d.unknowns;
+  std::vector<std::string> rules = rules_involved(d, f);
+  bool runs = v.value == "native" || v.value == "contested";
+  if (runs && (f.data.contains("preferred_over") || f.data.value("portable", false))) rule_util::add_unique(rules, "rule-3");
+  std::sort(rules.begin(), rules.end());
+  j["rules"] = rules;
+  return j;
+}
+
+}  // namespace qsel

@@ -1,0 +1,85 @@
+#include "qsel/rules/memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/lint/ggml_types.h"
+#include "qsel/rules/rules.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+std::optional<Bpw> measured(const Record& f, const ModelSpec& m) {
+  const auto& list = f.data.value("bpw", json::object()).value("measured", json::array());
+  const json* pick = nullptr;
+  for (const auto& e : list)
+    if (!pick || e["model"] == m.id) pick = &e;
+  if (!pick) return std::nullopt;
+  return Bpw{(*pick)["value"].get<double>(), "measured on " + (*pick)["model"].get<std::string>(), true};
+}
+
+// MoE mixtures that quantize experts to one type and everything else to another
+// (MXFP4_MOE): experts at the block-struct bpw, the rest at the promoted type's.
+std::optional<double> mixture_weights(const Record& f, const ModelSpec& m) {
+  if (!f.data.contains("mixture")) return std::nullopt;
+  const json& mix = f.data["mixture"];
+  if (mix.value("base_tensors", "all") != "experts") return std::nullopt;
+  double expert_bpw = f.data.value("bpw", json::object()).value("struct", 0.0);
+  const auto& promoted = mix.value("promoted", json::array());
+  const GgmlType* rest = promoted.empty() ? nullptr : find_ggml_type(promoted[0].value("type", ""));
+  if (expert_bpw <= 0 || !rest) return std::nullopt;
+  if (!m.moe()) return m.params_b * rest->bpw() / 8;  // no expert tensors: everything takes the other type
+  if (m.active_experts <= 0 || m.experts <= m.active_experts) return std::nullopt;
+  double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);
+  double experts = per_expert * m.experts;
+  return (experts * expert_bpw + (m.params_b - experts) * rest->bpw()) / 8;
+}
+
+}  // namespace
+
+Bpw choose_bpw(const Record& f, const ModelSpec& m) {
+  if (rule_util::is_baseline(f)) return {16, "16-bit", true};
+  if (f.str("scheme") == "gguf")
+    if (auto b = measured(f, m)) return *b;
+  const auto& bpw = f.data.value("bpw", json::object());
+  if (bpw.value("nominal", json()).is_number()) return {bpw["nominal"].get<double>(), "nominal"};
+  if (bpw.value("struct", json()).is_number()) return {bpw["struct"].get<double>(), "block struct"};
+  double bits = f.data.value("weight_bits", json()).is_number() ? f.data["weight_bits"].get<double>() : 0;
+  int group = f.data.value("weight_group_size", json()).is_number() ? f.data["weight_group_size"].get<int>() : 0;
+  if (bits <= 0) return {};
+  if (group <= 0 && !rule_util::weight_only(f))
+    return {bits, fmt::format("derived: {:g}-bit weights; per-tensor or per-channel scales are negligible", bits)};
+  if (group <= 0) return {bits, fmt::format("derived: {:g}-bit weights; group size unknown, so a lower bound", bits)};
+  return {bits + 16.0 / group, fmt::format("derived: {:g} + 16/{} (an fp16 scale per group)", bits, group)};
+}
+
+double weights_gb(const Record& f, const ModelSpec& m, const Bpw& b) {
+  if (auto mix = mixture_weights(f, m); mix && !b.whole_model) return *mix;  // not its base type (Rule 5)
+  if (b.whole_model || f.str("scheme") == "gguf") return m.params_b * b.value / 8;
+  double emb = m.embedding_params_b();
+  return (m.params_b - emb) * b.value / 8 + emb * 2;
+}
+
+double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
+  double per_layer_token = m.attention == "mla" ? (m.kv_lora_rank + m.rope_dim) * bytes
+                                                : 2.0 * m.kv_heads * m.head_dim * bytes;
+  int sliding = std::min(m.sliding_layers, m.kv_layers);
+  double full_layers = m.kv_layers - (m.sliding_window() ? sliding : 0);
+  double windowed = m.sliding_window() ? sliding * static_cast<double>(std::min<long>(tokens, m.window)) : 0;
+  return (full_layers * tokens + windowed) * per_layer_token * batch / 1e9;
+}
+
+double budget_gb(const Record& a, int count, const Record* engine, std::string* note) {
+  double total = a.data.value("memory_gb", 0.0) * count;
+  double util = engine ? engine->data.value("memory", json::object()).value("gpu_memory_utilization", 1.0) : 1.0;
+  if (note && util < 1.0)
+    *note = fmt::format("{} may use {:g}% of memory (gpu_memory_utilization {:g})", engine->id, util * 100, util);
+  return total * util;
+}
+
+}  // namespace qsel

@@ -1,0 +1,74 @@
+// Rule 5 — GGUF: match bits per weight, not a quant name or a group size of 256.
+// GGUF candidates are sized on measured bpw; mixtures are not their base type;
+// no GGUF type is native anywhere; the two levers ranked above picking another
+// type are pointed to: an imatrix, and sizing by bpw (--target-bpw).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/rules/memory.h"
+#include "qsel/rules/rules.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+bool is_gguf(const Record& f) { return f.str("scheme") == "gguf"; }
+
+std::string mixture_note(const Record& f) {
+  if (!f.data.contains("mixture")) return "";
+  std::vector<std::string> promoted;
+  for (const auto& p : f.data["mixture"].value("promoted", json::array())) promoted.push_back(p.value("type", ""));
+  promoted.erase(std::unique(promoted.begin(), promoted.end()), promoted.end());
+  return fmt::format("; a mixture, not its base type ({} with tensors promoted to {})", f.data["mixture"].value("base", ""),
+                     fmt::join(promoted, ", "));
+}
+
+// Technique records that name this format (the levers: imatrix, --target-bpw).
+std::vector<std::string> levers(const Graph& g, const Record& f) {
+  std::vector<std::string> out;
+  for (const Edge* e : g.in_edges(*g.index_of(f.id)))
+    if (g.record(e->from).kind == Kind::Technique) rule_util::add_unique(out, g.record(e->from).id);
+  return out;
+}
+
+void explain(Deliberation& d, Candidate& c) {
+  c.rules.push_back("rule-5");
+  std::string bpw = c.memory ? fmt::format("{:.2f} bpw ({})", c.memory->bpw, c.memory->bpw_source) : "its bpw";
+  c.why.push_back(fmt::format("Rule 5 — sized on {}, never by the quant name{}; no GGUF type is native anywhere", bpw,
+                              mixture_note(*c.format)));
+  for (const auto& l : levers(d.graph, *c.format)) rule_util::add_unique(c.evidence, l);
+}
+
+// The largest bpw whose weights and KV cache fit: what to ask llama-quantize for.
+void sizing_lever(Deliberation& d) {
+  const Candidate* g = nullptr;
+  for (const auto& c : d.candidates)
+    if (is_gguf(*c.format) && c.memory) { g = &c; break; }
+  if (!g) return;
+  double room = g->memory->budget_gb - g->memory->kv_gb;
+  double bpw = room * 8 / d.query.model->params_b;
+  std::vector<std::string> techniques;
+  for (const Record* t : d.graph.of_kind(Kind::Technique))
+    if (!levers(d.graph, *g->format).empty() && rule_util::contains(levers(d.graph, *g->format), t->id)) techniques.push_back(t->id);
+  std::string cite = techniques.empty() ? "" : fmt::format(" [{}]", fmt::join(techniques, ", "));
+  if (bpw <= 0)
+    d.notes.push_back("Rule 5 — the KV cache alone leaves no room for GGUF weights at this context and batch");
+  else
+    d.notes.push_back(fmt::format("Rule 5 — the largest GGUF size whose weights and KV cache fit is {:.2f} bpw: "
+                                  "`llama-quantize --target-bpw {:.2f}`, and apply an imatrix before choosing another type{}",
+                                  std::floor(bpw * 100) / 100, std::floor(bpw * 100) / 100, cite));
+}
+
+}  // namespace
+
+void apply_rule5(Deliberation& d) {
+  for (auto& c : d.candidates)
+    if (is_gguf(*c.format)) explain(d, c);
+  if (d.query.model && d.query.accelerator) sizing_lever(d);
+}
+
+}  // namespace qsel

@@ -1,0 +1,97 @@
+// Rule 6 — 8-bit KV cache: widely deployed, unmeasured. When the 16-bit cache
+// does not fit, offer an 8-bit KV format the engine serves, as a capacity
+// measure with an unquantified accuracy delta — never with sliding-window
+// attention plus speculative decoding.
+#include <fmt/format.h>
+
+#include "qsel/core/text.h"
+#include "qsel/rules/memory.h"
+#include "qsel/rules/rules.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+bool kv8(const Record& f) { return f.str("regime") == "kv-cache" && f.data.value("kv_bits", 0.0) == 8; }
+
+// The engine's 8-bit KV formats, preferring the dtype the user named.
+const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
+  if (!c.engine) return nullptr;
+  const Record* any = nullptr;
+  for (const auto& id : rule_util::served_formats(*c.engine)) {
+    const Record* f = g.find(id);
+    if (!f || !kv8(*f)) continue;
+    std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));
+    if (dtype.empty() || text.find(dtype) != std::string::npos) return f;
+    if (!any) any = f;
+  }
+  return dtype.empty() ? any : nullptr;
+}
+
+// Gotchas that forbid 8-bit KV with this model and serving setup.
+std::vector<std::string> forbidding(const Deliberation& d) {
+  std::vector<std::string> out;
+  if (!d.query.model || !d.query.model->sliding_window() || d.query.spec_decode == "none") return out;
+  for (const Record* g : d.graph.of_kind(Kind::Gotcha)) {
+    const auto& a = g->data.value("applies", json::object());
+    auto att = a.value("attention", json::array());
+    auto flags = a.value("flags", json::array());
+    bool sliding = std::find(att.begin(), att.end(), json("sliding-window")) != att.end();
+    bool kv = std::any_of(flags.begin(), flags.end(), [](const json& f) { return f.get<std::string>().rfind("kv-cache=", 0) == 0; });
+    if (sliding && kv) out.push_back(g->id);
+  }
+  return out;
+}
+
+std::string unmeasured(const Record& f) {
+  return fmt::format("8-bit KV cache ({}) halves the cache at an accuracy delta no controlled benchmark has measured", f.id);
+}
+
+void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
+  if (!c.memory || c.memory->fits) return;
+  Memory kv8m = candidate_memory(d, c, "fp8");
+  if (!kv8m.fits) return;
+  const Record* f = kv_format(d.graph, c, "");
+  if (!f) return;
+  c.rules.push_back("rule-6");
+  if (!forbid.empty()) {
+    c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
+                                "speculative decoding [{}]", fmt::join(forbid, ", ")));
+    return;
+  }
+  kv8m.kv_dtype = f->id;
+  c.memory = kv8m;
+  c.why.push_back(fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} does, as a capacity measure", f->id));
+  c.warnings.push_back({"rule-6", "major", unmeasured(*f), true, ""});
+  rule_util::add_unique(c.evidence, f->id);
+}
+
+void explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
+  const Record* f = kv_format(d.graph, c, d.query.kv_cache);
+  c.rules.push_back("rule-6");
+  if (!forbid.empty())
+    c.warnings.push_back({"rule-6", "blocker", fmt::format("8-bit KV with sliding-window attention and speculative decoding "
+                                                           "silently corrupts output [{}]", fmt::join(forbid, ", ")), true, ""});
+  if (f) {
+    c.warnings.push_back({"rule-6", "major", unmeasured(*f), true, ""});
+    rule_util::add_unique(c.evidence, f->id);
+  } else if (c.engine) {
+    c.warnings.push_back({"rule-6", "major", fmt::format("{} serves no {} KV-cache format in the records", c.engine->id,
+                                                         d.query.kv_cache), false, ""});
+  }
+}
+
+}  // namespace
+
+void apply_rule6(Deliberation& d) {
+  auto forbid = forbidding(d);
+  bool eight_bit = d.query.kv_cache == "fp8" || d.query.kv_cache == "int8";
+  for (auto& c : d.candidates) {
+    if (eight_bit) explicit_kv(d, c, forbid);
+    else if (d.query.kv_cache == "auto") offer(d, c, forbid);
+  }
+}
+
+}  // namespace qsel

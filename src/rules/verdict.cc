@@ -1,0 +1,64 @@
+#include "qsel/rules/verdict.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using rule_util::contains;
+
+std::vector<const Candidate*> candidates_of(const Deliberation& d, const Record& f) {
+  std::vector<const Candidate*> out;
+  for (const auto& c : d.candidates)
+    if (c.format == &f && c.engine) out.push_back(&c);
+  return out;
+}
+
+// The format record itself lists one of the parts natively (its toolkit's own path).
+bool listed_native(const Deliberation& d, const Record& f) {
+  auto native = f.strings("/native_support");
+  for (const Record* a : parts_of(d))
+    if (contains(native, a->id)) return true;
+  return false;
+}
+
+std::string path_line(const Candidate& c) {
+  return fmt::format("{} picks {} ({} path)", c.engine->id, c.kernel ? c.kernel->id : "an unrecorded kernel", c.path);
+}
+
+}  // namespace
+
+std::vector<const Record*> parts_of(const Deliberation& d) {
+  if (d.query.accelerator) return {d.query.accelerator};
+  std::vector<const Record*> out;
+  for (const Record* a : d.graph.of_kind(Kind::Accelerator))
+    if (a->str("target") == d.query.target->id) out.push_back(a);
+  return out;
+}
+
+Verdict verdict_for(const Deliberation& d, const Record& f) {
+  Verdict v;
+  auto cands = candidates_of(d, f);
+  for (const Candidate* c : cands) v.reasons.push_back(path_line(*c));
+  auto any = [&](auto pred) { return std::any_of(cands.begin(), cands.end(), pred); };
+  if (any([](const Candidate* c) { return c->contested(); })) v.value = "contested";
+  else if (any([](const Candidate* c) { return c->path == "native"; })) v.value = "native";
+  else if (any([](const Candidate* c) { return c->path == "dequant"; }) && listed_native(d, f)) {
+    v.value = "native";
+    v.reasons.push_back(fmt::format("{} lists this part in native_support and a dequant kernel runs it", f.id));
+  } else if (!cands.empty()) v.value = "emulated";
+  else {
+    bool refused = std::any_of(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == f.id; });
+    v.value = refused ? "unsupported" : "unknown";
+    for (const auto& e : d.excluded)
+      if (e.format == f.id) v.reasons.push_back(fmt::format("{}{}: {}", e.engine.empty() ? "" : e.engine + ", ", e.rule, e.reason));
+    if (!refused) v.reasons.push_back("no engine record serves it on this target and no record refuses it");
+  }
+  return v;
+}
+
+}  // namespace qsel

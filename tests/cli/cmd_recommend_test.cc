@@ -1,0 +1,194 @@
+// End-to-end: recommend on the embedded corpus agrees with the seeds on every
+// case they decide, across NVIDIA Volta→Blackwell, AMD, Intel, Apple and a part
+// with no quantization story.
+#include <catch2/catch.hpp>
+
+#include "support/fixtures.h"
+
+using qsel::test::run_cli;
+using nlohmann::json;
+
+namespace {
+
+json recommend(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"recommend", "--format", "json", "--all"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE((r.code == 0 || r.code == 1));
+  return json::parse(r.out);
+}
+
+const json* candidate(const json& j, const std::string& format, const std::string& engine) {
+  for (const auto& c : j["candidates"])
+    if (c["format"] == format && c["engine"] == engine) return &c;
+  return nullptr;
+}
+
+bool excluded(const json& j, const std::string& format, const std::string& engine, const std::string& rule) {
+  for (const auto& e : j["excluded"])
+    if (e["format"] == format && (engine.empty() || e["engine"] == engine) && e["rule"] == rule) return true;
+  return false;
+}
+
+bool any_kernel(const json& j, const std::string& kernel) {
+  for (const auto& c : j["candidates"])
+    if (c["kernel"] == kernel) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("recommend e2e: Hopper W4A16 goes through Machete in vLLM; the family default is said", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "h100", "--model-size", "70b"});
+  CHECK(j["accelerator"]["id"] == "h100-sxm");
+  CHECK(j["accelerator"]["target"] == "sm90");
+  CHECK(j["accelerator"]["resolved"].get<std::string>().find("family default") != std::string::npos);
+  CHECK(j["model"]["id"] == "llama-3.1-70b");
+  const json* awq = candidate(j, "awq", "vllm");
+  REQUIRE(awq);
+  CHECK((*awq)["kernel"] == "machete");
+  CHECK((*awq)["path"] == "dequant");
+  CHECK((*awq)["fits"] == true);
+  CHECK(excluded(j, "nvfp4", "trtllm", "rule-1"));
+  CHECK(excluded(j, "bitnet-b1.58", "", "rule-7"));
+  CHECK(candidate(j, "nvfp4", "vllm")->at("path") == "emulated");  // NVFP4 before Blackwell
+  CHECK(candidate(j, "mxfp4", "vllm")->at("path") == "emulated");
+  CHECK(j["candidates"][0]["fits"] == true);
+}
+
+TEST_CASE("recommend e2e: Ampere and Ada get Marlin; FP8 is emulated on Ampere", "[e2e][recommend]") {
+  json a100 = recommend({"--gpu", "a100", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(a100["accelerator"]["target"] == "sm80");
+  CHECK(candidate(a100, "awq", "vllm")->at("kernel") == "marlin");
+  CHECK(candidate(a100, "fp8-e4m3", "vllm")->at("path") == "emulated");
+  json ada = recommend({"--gpu", "rtx-4090", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(candidate(ada, "gptq", "vllm")->at("kernel") == "marlin");
+}
+
+TEST_CASE("recommend e2e: consumer Blackwell in TensorRT-LLM has NVFP4 and no AWQ/GPTQ, and NVFP4 is contested", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "rtx5090", "--model-size", "8b", "--engine", "trtllm"});
+  CHECK(j["accelerator"]["target"] == "sm120");
+  CHECK(excluded(j, "awq", "trtllm", "rule-1"));
+  CHECK(excluded(j, "gptq", "trtllm", "rule-1"));
+  const json* nv = candidate(j, "nvfp4", "trtllm");
+  REQUIRE(nv);
+  CHECK((*nv)["contested"] == true);
+  CHECK((*nv)["matrix_cells"][0]["cell"] == "Y");
+  json vllm = recommend({"--gpu", "rtx5090", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(candidate(vllm, "awq", "vllm")->at("kernel") == "marlin");  // vLLM serves AWQ on Blackwell through Marlin
+}
+
+TEST_CASE("recommend e2e: no AWQ, GPTQ or Marlin on AMD in vLLM", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "mi300x", "--model-size", "70b", "--engine", "vllm"});
+  CHECK(j["accelerator"]["target"] == "gfx942");
+  CHECK(excluded(j, "awq", "vllm", "rule-1"));
+  CHECK(excluded(j, "gptq", "vllm", "rule-1"));
+  CHECK(!any_kernel(j, "marlin"));
+  CHECK(!candidate(j, "awq", "vllm"));
+}
+
+TEST_CASE("recommend e2e: on Volta GPTQ is the only one of AWQ/GPTQ/Marlin in vLLM", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "v100", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(candidate(j, "gptq", "vllm"));
+  CHECK(excluded(j, "awq", "vllm", "rule-1"));
+  CHECK(!any_kernel(j, "marlin"));
+}
+
+TEST_CASE("recommend e2e: Turing has no Marlin MXFP4 (the footnote narrows the cell)", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "t4", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(!candidate(j, "mxfp4", "vllm"));
+  CHECK(excluded(j, "mxfp4", "vllm", "rule-1"));
+}
+
+TEST_CASE("recommend e2e: Blackwell ranks NVFP4 over MXFP4 unless --portable", "[e2e][recommend]") {
+  auto rank = [](const json& j, const std::string& f, const std::string& e) { return candidate(j, f, e)->at("rank").get<int>(); };
+  json j = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "trtllm"});
+  CHECK(candidate(j, "nvfp4", "trtllm")->at("path") == "native");
+  CHECK(rank(j, "nvfp4", "trtllm") < rank(j, "mxfp4", "trtllm"));
+  json p = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "trtllm", "--portable"});
+  CHECK(rank(p, "mxfp4", "trtllm") < rank(p, "nvfp4", "trtllm"));
+}
+
+TEST_CASE("recommend e2e: MLX affine on Apple, Neural Compressor on Gaudi, Arc through vLLM's Intel row", "[e2e][recommend]") {
+  json mac = recommend({"--gpu", "m3 max", "--model-size", "8b"});
+  CHECK(mac["accelerator"]["id"] == "apple-m3-max");
+  CHECK(candidate(mac, "mlx-affine-4bit", "mlx-lm")->at("kernel") == "mlx-qmm");
+  json gaudi = recommend({"--gpu", "gaudi3", "--model-size", "8b"});
+  CHECK(candidate(gaudi, "intel-neural-compressor", "vllm-gaudi"));
+  json arc = recommend({"--gpu", "arc-b580", "--model-size", "8b", "--engine", "vllm"});
+  CHECK(candidate(arc, "awq", "vllm"));
+}
+
+TEST_CASE("recommend e2e: nothing is invented for MI355X or a TPU", "[e2e][recommend]") {
+  for (const char* gpu : {"mi355x", "tpu-v5e"}) {
+    INFO(gpu);
+    json j = recommend({"--gpu", gpu, "--model-size", "8b"});
+    REQUIRE(j["candidates"].size() == 1);
+    CHECK(j["candidates"][0]["format"] == "bf16");
+    CHECK(j["unknowns"][0].get<std::string>().find("no format record lists") == 0);
+  }
+}
+
+TEST_CASE("recommend e2e: 8-bit KV is offered to fit a long context, never with sliding window + spec decode", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "l4", "--model-size", "8b", "--context", "131072", "--engine", "vllm"});
+  const json* awq = candidate(j, "awq", "vllm");
+  REQUIRE(awq);
+  CHECK((*awq)["fits"] == true);
+  CHECK((*awq)["kv_dtype"] == "fp8-kv");
+  CHECK(std::find((*awq)["rules"].begin(), (*awq)["rules"].end(), "rule-6") != (*awq)["rules"].end());
+  json sw = recommend({"--gpu", "l4", "--model", "gpt-oss-20b", "--context", "1000000", "--spec-decode", "draft", "--engine", "vllm"});
+  for (const auto& c : sw["candidates"]) CHECK(c["kv_dtype"] != "fp8-kv");
+}
+
+TEST_CASE("recommend e2e: GGUF is sized on measured bpw and the sizing lever is printed", "[e2e][recommend]") {
+  json j = recommend({"--gpu", "rtx-4090", "--model-size", "70b", "--engine", "llama-cpp"});
+  const json* q4 = candidate(j, "gguf-q4-k-m", "llama-cpp");
+  REQUIRE(q4);
+  CHECK((*q4)["bpw_source"] == "measured on llama-3.1-8b");
+  CHECK((*q4)["path"] == "dequant");
+  bool lever = false;
+  for (const auto& n : j["notes"]) lever = lever || n.get<std::string>().find("--target-bpw") != std::string::npos;
+  CHECK(lever);
+}
+
+TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recommend]") {
+  auto gpu = run_cli({"recommend", "--gpu", "h100-sxn", "--model-size", "8b"});
+  CHECK(gpu.code == 2);
+  CHECK(gpu.err == "qsel: error: unknown GPU \"h100-sxn\"; did you mean \"h100-sxm\"?\n");
+  auto size = run_cli({"recommend", "--gpu", "h100", "--model-size", "huge"});
+  CHECK(size.code == 2);
+  CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 8x7b or 235b-a22b\n");
+  auto count = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--count", "0"});
+  CHECK(count.code == 2);
+  CHECK(count.err == "qsel: error: --count must be at least 1, got 0\n");
+  qsel::test::TempDir dir;
+  auto cfg = dir.write("config.json", "{\"num_hidden_layers\": 2,,}");
+  auto bad = run_cli({"recommend", "--gpu", "h100", "--model-config", cfg.string()});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.rfind("qsel: error: " + cfg.string() + ":1:", 0) == 0);
+  auto none = run_cli({"recommend", "--gpu", "h100"});
+  CHECK(none.code == 2);
+  CHECK(none.err == "qsel: error: recommend needs a model: --model-size 70b, --model ID or --model-config config.json\n");
+  auto ctx = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--context", "lots"});
+  CHECK(ctx.code == 2);
+}
+
+TEST_CASE("recommend e2e: text and markdown forms carry the same answer", "[e2e][recommend]") {
+  auto text = run_cli({"recommend", "--gpu", "h100", "--model-size", "70b", "--no-color"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.rfind("GPU    NVIDIA H100", 0) == 0);
+  CHECK(text.out.find("After deploying, verify (Rule 2):") != std::string::npos);
+  CHECK(text.out.find("Excluded") != std::string::npos);
+  CHECK(text.err.empty());
+  auto md = run_cli({"recommend", "--gpu", "h100", "--model-size", "70b", "--format", "markdown"});
+  REQUIRE(md.code == 0);
+  CHECK(md.out.rfind("# qsel recommendation", 0) == 0);
+  CHECK(md.out.find("| # | format | engine |") != std::string::npos);
+}
+
+TEST_CASE("recommend e2e: a model that fits nowhere exits 1", "[e2e][recommend]") {
+  auto r = run_cli({"recommend", "--gpu", "l4", "--model-size", "405b", "--format", "json"});
+  CHECK(r.code == 1);
+  CHECK(json::parse(r.out)["candidates"][0]["fits"] == false);
+}

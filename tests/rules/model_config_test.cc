@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include "qsel/cli/context.h"
+#include "qsel/rules/model_spec.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+
+TEST_CASE("model_config: a Llama-style config.json gives the architecture and a derived parameter count", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto p = dir.write("config.json", R"({"num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "vocab_size": 128256, "intermediate_size": 14336, "tie_word_embeddings": false})");
+  ModelSpec m = model_from_config(p.string());
+  CHECK(m.layers == 32);
+  CHECK(m.kv_heads == 8);
+  CHECK(m.head_dim == 128);
+  CHECK(m.attention == "gqa");
+  CHECK(m.params_b == Approx(8.03).epsilon(0.01));  // Llama-3.1-8B: 8.03B
+}
+
+TEST_CASE("model_config: MoE, MLA and sliding-window configs", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto moe = dir.write("moe.json", R"({"num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "vocab_size": 32000, "intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2})");
+  ModelSpec m = model_from_config(moe.string());
+  CHECK(m.experts == 8);
+  CHECK(m.params_b == Approx(46.7).epsilon(0.01));  // Mixtral-8x7B: 46.7B
+  CHECK(m.active_params_b == Approx(12.9).epsilon(0.02));
+  auto sw = dir.write("sw.json", R"({"num_hidden_layers": 4, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10,
+    "sliding_window": 128, "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]})");
+  ModelSpec s = model_from_config(sw.string());
+  CHECK(s.window == 128);
+  CHECK(s.sliding_layers == 2);
+  CHECK(s.attention == "hybrid");
+  auto mla = dir.write("mla.json", R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10,
+    "kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+  CHECK(model_from_config(mla.string()).attention == "mla");
+}
+
+TEST_CASE("model_config: bad files are located usage errors", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto broken = dir.write("broken.json", "{\n  \"num_hidden_layers\": 32,\n  oops\n}\n");
+  CHECK_THROWS_WITH(model_from_config(broken.string()),
+                    Catch::StartsWith(broken.string() + ":3:3: invalid JSON:"));
+  auto missing = dir.write("missing.json", R"({"hidden_size": 64})");
+  CHECK_THROWS_WITH(model_from_config(missing.string()), missing.string() + ": missing \"num_hidden_layers\" (a positive integer)");
+  auto wrong = dir.write("wrong.json", "{\"num_hidden_layers\": \"x\", \"hidden_size\": 1}");
+  CHECK_THROWS_WITH(model_from_config(wrong.string()),
+                    wrong.string() + ":1:2: \"num_hidden_layers\" must be a positive integer, got \"x\"");
+  CHECK_THROWS_WITH(model_from_config((dir.path() / "nope.json").string()), Catch::EndsWith("nope.json: cannot read file"));
+  auto arr = dir.write("arr.json", "[1]");
+  CHECK_THROWS_AS(model_from_config(arr.string()), UsageError);
+}

@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include "rules/mini.h"
+
+using namespace qsel;
+using namespace qsel::test;
+
+namespace {
+Deliberation run(const Query& q) {
+  Deliberation d{mini(), q, {}, {}, {}, {}};
+  enumerate_candidates(d);
+  apply_rule1(d);
+  apply_rule2(d);
+  return d;
+}
+}  // namespace
+
+TEST_CASE("rule2: the first matching kernel_selection entry names the kernel", "[rules][rule-2]") {
+  auto hop = run(mini_query("gpu-hop"));
+  REQUIRE(find(hop, "f-w4"));
+  CHECK(find(hop, "f-w4")->kernel->id == "k-hop");
+  CHECK(find(hop, "f-w4")->path == "dequant");
+  auto amp = run(mini_query("gpu-amp"));
+  CHECK(find(amp, "f-w4")->kernel->id == "k-amp");
+}
+
+TEST_CASE("rule2: a W4A4 format on a part without FP4 is emulated, and warned", "[rules][rule-2]") {
+  auto d = run(mini_query("gpu-amp"));
+  const Candidate* c = find(d, "f-fp4");
+  REQUIRE(c);
+  CHECK(c->kernel->id == "k-amp");
+  CHECK(c->path == "emulated");
+  REQUIRE(!c->warnings.empty());
+  CHECK(c->warnings[0].message == "f-fp4 is served as weight-only through k-amp: memory saving, no compute speedup");
+}
+
+TEST_CASE("rule2: native where the kernel is native and the target has the precision", "[rules][rule-2]") {
+  auto d = run(mini_query("gpu-bw"));
+  const Candidate* c = find(d, "f-fp4");
+  REQUIRE(c);
+  CHECK(c->kernel->id == "k-fp4");  // the entry needing an unknown flag is passed over
+  CHECK(c->path == "native");
+  CHECK(!c->contested());
+}
+
+TEST_CASE("rule2: a kernel record that excludes the pair makes a native claim contested", "[rules][rule-2]") {
+  auto d = run(mini_query("gpu-bwc"));
+  const Candidate* c = find(d, "f-fp4");
+  REQUIRE(c);
+  CHECK(c->path == "native");
+  REQUIRE(c->conflicts.size() == 1);
+  CHECK(c->conflicts[0] == "k-compat says f-fp4 does not run on t-bwc: datacenter kernels do not run on the consumer part");
+  CHECK(has(c->evidence, "k-compat"));
+}
+
+TEST_CASE("rule2: no entry for the target excludes the candidate", "[rules][rule-2]") {
+  Query q = mini_query("gpu-hop");
+  q.engines = {"eng-a"};
+  auto d = run(q);
+  // f-fp8 on Hopper: matrix Y, kernel k-fp8 (min_cc 8.9) — kept; f-w4g64 has no matrix column and k-hop.
+  CHECK(find(d, "f-fp8")->kernel->id == "k-fp8");
+  Query amp = mini_query("gpu-amp");
+  amp.engines = {"eng-b"};
+  auto none = run(amp);
+  CHECK(find(none, "f-w4", "eng-b")->kernel->id == "k-amp");
+}
+
+TEST_CASE("rule2: matching gotchas are attached, conditional ones name their condition", "[rules][rule-2]") {
+  auto d = run(mini_query("gpu-amp"));
+  const Candidate* c = find(d, "f-fp4");
+  auto it = std::find_if(c->warnings.begin(), c->warnings.end(), [](const Warning& w) { return w.id == "g-fp4-bf16"; });
+  REQUIRE(it != c->warnings.end());
+  CHECK(it->severity == "blocker");
+  CHECK(it->condition == "dtype=bfloat16");
+  auto hop = run(mini_query("gpu-hop"));
+  const Candidate* w4 = find(hop, "f-w4");
+  CHECK(std::any_of(w4->warnings.begin(), w4->warnings.end(), [](const Warning& w) { return w.id == "g-khop"; }));
+}
+
+TEST_CASE("rule2: post-deploy checks name the log line and the engine's checks", "[rules][rule-2]") {
+  auto d = run(mini_query("gpu-hop"));
+  const Candidate* w4 = find(d, "f-w4");
+  REQUIRE(w4->checks.size() == 2);
+  CHECK(w4->checks[0] == "grep the eng-a startup log for \"Using KHop for\" — it names the kernel that runs [k-hop]");
+  CHECK(w4->checks[1] == "read the log — `Using` [eng-a]");
+}

@@ -1,0 +1,52 @@
+#include <catch2/catch.hpp>
+
+#include "rules/mini.h"
+
+using namespace qsel;
+using namespace qsel::test;
+
+namespace {
+Deliberation run(const Query& q) {
+  Deliberation d{mini(), q, {}, {}, {}, {}};
+  enumerate_candidates(d);
+  apply_rule1(d);
+  apply_rule2(d);
+  compute_memory(d);
+  apply_rule6(d);
+  return d;
+}
+}  // namespace
+
+TEST_CASE("rule6: when the 16-bit cache does not fit, 8-bit KV is offered with an unmeasured delta", "[rules][rule-6]") {
+  Query q = mini_query("gpu-hop-small");  // 8 GB x 0.9
+  q.context = 300000;                      // weights 5.45 GB; 16-bit KV 2.4 GB > 1.75 free; 8-bit 1.2 GB fits
+  auto d = run(q);
+  const Candidate* c = find(d, "f-w4");
+  REQUIRE(c);
+  REQUIRE(c->memory);
+  CHECK(c->memory->fits);
+  CHECK(c->memory->kv_dtype == "f-kv8");
+  CHECK(has(c->rules, "rule-6"));
+  CHECK(c->warnings.back().message == "8-bit KV cache (f-kv8) halves the cache at an accuracy delta no controlled benchmark has measured");
+}
+
+TEST_CASE("rule6: never with sliding-window attention plus speculative decoding", "[rules][rule-6]") {
+  Query q = mini_query("gpu-hop-small", "m-sw");
+  q.context = 500000;
+  q.spec_decode = "draft";
+  auto d = run(q);
+  const Candidate* c = find(d, "f-w4");
+  REQUIRE(c);
+  CHECK(!c->memory->fits);
+  CHECK(c->memory->kv_dtype == "bf16");
+  CHECK(c->why.back() == "Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and speculative decoding [g-kv-sw]");
+}
+
+TEST_CASE("rule6: an explicit 8-bit KV cache is warned on every candidate", "[rules][rule-6]") {
+  Query q = mini_query("gpu-hop");
+  q.kv_cache = "fp8";
+  auto d = run(q);
+  const Candidate* c = find(d, "f-w4");
+  CHECK(c->memory->kv_dtype == "fp8");
+  CHECK(c->warnings.back().message.find("8-bit KV cache (f-kv8)") == 0);
+}
