@@ -1,4 +1,7 @@
-// qsel show ID: one record, where it came from, and every edge in and out.
+// qsel show ID: one record, where it came from, and every edge in and out,
+// grouped by the kind of record at the other end.
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -41,6 +44,28 @@ json edge_json(const Graph& g, const Edge& e, bool outgoing) {
   return j;
 }
 
+// The kind an edge's other end is grouped under: its kind, or "missing" / "wrong_kind".
+std::string other_kind(const json& edge) {
+  if (edge.value("dangling", false)) return "missing";
+  if (edge.value("wrong_kind", false)) return "wrong_kind";
+  return edge["kind"];
+}
+
+// {kind: {label: [ids]}}: kinds in registry order, labels and ids in first-seen order, no repeats.
+json grouped(const json& edges) {
+  std::vector<std::string> order;
+  for (const auto& k : all_kinds()) order.push_back(k.name);
+  order.insert(order.end(), {"wrong_kind", "missing"});
+  json out = json::object();
+  for (const auto& kind : order)
+    for (const auto& e : edges) {
+      if (other_kind(e) != kind) continue;
+      json& ids = out[kind][e["label"].get<std::string>()];
+      if (std::find(ids.begin(), ids.end(), e["id"]) == ids.end()) ids.push_back(e["id"]);
+    }
+  return out;
+}
+
 }  // namespace
 
 json show_json(const Graph& g, const Record& r, const std::string& query, const Resolution& res) {
@@ -54,6 +79,8 @@ json show_json(const Graph& g, const Record& r, const std::string& query, const 
   for (const Edge* e : g.out_edges(idx)) out["edges_out"].push_back(edge_json(g, *e, true));
   out["edges_in"] = json::array();
   for (const Edge* e : g.in_edges(idx)) out["edges_in"].push_back(edge_json(g, *e, false));
+  out["refers_to"] = grouped(out["edges_out"]);
+  out["referred_to_by"] = grouped(out["edges_in"]);
   return out;
 }
 

@@ -21,10 +21,7 @@ const std::map<std::string, nlohmann::json>& Context::schemas() { return embedde
 
 const Graph& Context::graph() {
   if (graph_) return *graph_;
-  if (data_dir.empty()) {
-    graph_ = std::make_unique<Graph>(embedded().corpus);
-    return *graph_;
-  }
+  if (data_dir.empty()) return *(graph_ = &embedded_graph());
   SchemaSet set(schemas());
   Corpus corpus = load_corpus(data_dir, set);
   if (!corpus.problems.empty()) {
@@ -33,8 +30,8 @@ const Graph& Context::graph() {
                                  corpus.problems.size(), data_dir, data_dir));
   }
   if (corpus.files == 0) throw UsageError(fmt::format("no record files found in {}", data_dir));
-  graph_ = std::make_unique<Graph>(std::move(corpus));
-  return *graph_;
+  owned_ = std::make_unique<Graph>(std::move(corpus));
+  return *(graph_ = owned_.get());
 }
 
 void Context::print_json(const nlohmann::json& j) const {

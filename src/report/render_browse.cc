@@ -113,9 +113,15 @@ std::string render_list(const json& result, const Style& st) {
     }
     t.add(row);
   }
-  std::string out = t.render();
-  out += st.dim(fmt::format("{} {}\n", result["count"].get<std::size_t>(),
-                            result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>()));
+  std::string out = result["records"].empty() ? "" : t.render();
+  std::vector<std::string> filters;
+  for (const auto& f : result.value("filters", json::array())) {
+    std::string value = f["value"], resolved = f["resolved"];
+    filters.push_back(f["flag"].get<std::string>() + " " + value + (resolved == value ? "" : " → " + resolved));
+  }
+  out += st.dim(fmt::format("{} {}{}\n", result["count"].get<std::size_t>(),
+                            result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>(),
+                            filters.empty() ? "" : fmt::format(" ({})", fmt::join(filters, ", "))));
   return out;
 }
 
@@ -126,21 +132,23 @@ std::string render_show(const json& r, const Style& st) {
   if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
   out += "\n" + render_fields(r["record"], st);
   auto edges = [&](const char* key, const char* title) {
-    if (r[key].empty()) return;
+    if (!r.contains(key) || r[key].empty()) return;
     out += "\n" + st.bold(title) + "\n";
-    std::map<std::string, std::vector<std::string>> by;
-    for (const auto& e : r[key]) {
-      std::string id = e["id"];
-      if (e.value("dangling", false)) id = st.red(id + " (no such record)");
-      else if (e.value("wrong_kind", false)) id = st.red(id + " (a " + e["kind"].get<std::string>() + ")");
-      by[e["label"].get<std::string>() + (e.contains("kind") && !e.value("dangling", false) ? " (" + e["kind"].get<std::string>() + ")" : "")].push_back(id);
+    Table t({"", "", ""});
+    for (const auto& [kind, labels] : r[key].items()) {
+      bool first = true;
+      bool problem = kind == "missing" || kind == "wrong_kind";
+      std::string shown = kind == "missing" ? "(no such record)" : kind == "wrong_kind" ? "(wrong kind)" : kind;
+      for (const auto& [label, ids] : labels.items()) {
+        std::string list = fmt::format("{}", fmt::join(ids.get<std::vector<std::string>>(), ", "));
+        t.add({first ? (problem ? st.red(shown) : st.cyan(shown)) : "", label, problem ? st.red(list) : list});
+        first = false;
+      }
     }
-    Table t({"", ""});
-    for (const auto& [label, ids] : by) t.add({label, fmt::format("{}", fmt::join(ids, ", "))});
     out += t.render(2, false);
   };
-  edges("edges_out", "Refers to");
-  edges("edges_in", "Referred to by");
+  edges("refers_to", "Refers to");
+  edges("referred_to_by", "Referred to by");
   return out;
 }
 

@@ -40,7 +40,8 @@ struct Context {
   void print_json(const nlohmann::ordered_json& j) const;
 
  private:
-  std::unique_ptr<Graph> graph_;
+  const Graph* graph_ = nullptr;
+  std::unique_ptr<Graph> owned_;  // a --data corpus
 };
 
 // One error line for a record the user asked for by id or alias that matches nothing.

@@ -1,0 +1,42 @@
+// Renderers for `qsel matrix` and `qsel graph`. Each takes the JSON result its
+// command built and formats it; none of them looks at records or computes.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "qsel/report/render.h"
+#include "qsel/report/style.h"
+
+namespace qsel {
+
+// ---- shared text helpers ------------------------------------------------------
+
+// One CSV line (RFC 4180 quoting: fields holding a comma, quote or newline are quoted).
+std::string csv_line(const std::vector<std::string>& fields);
+
+// A GitHub-flavoured Markdown table ('|' in cells escaped).
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+
+// `label` broken into lines of at most `width` characters, after spaces, '/' and
+// '-' and before '('; a word longer than `width` stays whole.
+std::vector<std::string> wrap_label(const std::string& label, std::size_t width);
+
+// ---- qsel matrix ----------------------------------------------------------------
+// `result` is one of: {"matrices": […]} (the list), a grid ({"matrix": id, "columns",
+// "rows", …}) or a derived grid ({"derived": true, "parts", "formats", …}).
+std::string render_matrix(const ojson& result, const Style& style);
+std::string render_matrix_csv(const ojson& result);
+std::string render_matrix_markdown(const ojson& result);
+
+// ---- qsel graph -----------------------------------------------------------------
+// `result` is {"root", "depth", "nodes": [{id, kind, name, missing?}], "edges": [{from, to, label, dangling?}]}.
+std::string render_graph_text(const ojson& result, const Style& style);
+std::string render_graph_dot(const ojson& result);
+std::string render_graph_mermaid(const ojson& result);
+
+// Escapes for the two graph languages (exposed for tests).
+std::string dot_quote(const std::string& text);         // "text" with \ and " escaped, newlines as \n
+std::string mermaid_text(const std::string& text);      // text safe inside ["…"] and |"…"|
+std::string mermaid_node_id(const std::string& id);     // [A-Za-z0-9_] only, never a keyword
+
+}  // namespace qsel

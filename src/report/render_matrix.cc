@@ -1,0 +1,336 @@
+// qsel matrix: a support grid, the derived formats x parts grid and the list of
+// matrix records, as text, CSV and Markdown.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "qsel/report/browse_report.h"
+#include "qsel/report/table.h"
+
+namespace qsel {
+
+using json = ojson;
+
+// ---- shared helpers ------------------------------------------------------------------
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string& f = fields[i];
+    if (i) out += ',';
+    if (f.find_first_of(",\"\n\r") == std::string::npos) {
+      out += f;
+      continue;
+    }
+    out += '"';
+    for (char c : f) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    out += '"';
+  }
+  return out + "\n";
+}
+
+namespace {
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '*') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  auto line = [](const std::vector<std::string>& cells) {
+    std::string l = "|";
+    for (const auto& c : cells) l += " " + md_cell(c) + " |";
+    return l + "\n";
+  };
+  std::string out = line(header) + "|";
+  for (std::size_t i = 0; i < header.size(); ++i) out += " --- |";
+  out += "\n";
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+std::vector<std::string> wrap_label(const std::string& label, std::size_t width) {
+  std::vector<std::string> pieces;  // break points: after ' ', '/', '-', before '('
+  std::string cur;
+  for (char c : label) {
+    if (c == '(' && !cur.empty()) { pieces.push_back(cur); cur.clear(); }
+    cur += c;
+    if (c == ' ' || c == '/' || c == '-') { pieces.push_back(cur); cur.clear(); }
+  }
+  if (!cur.empty()) pieces.push_back(cur);
+  std::vector<std::string> lines;
+  std::string line;
+  auto trimmed = [](std::string s) { while (!s.empty() && s.back() == ' ') s.pop_back(); return s; };
+  for (const auto& p : pieces) {
+    if (!line.empty() && visible_width(trimmed(line + p)) > width) {
+      lines.push_back(trimmed(line));
+      line.clear();
+    }
+    line += p;
+  }
+  if (!trimmed(line).empty()) lines.push_back(trimmed(line));
+  return lines;
+}
+
+namespace {
+
+constexpr std::size_t kHeaderWidth = 10;  // column labels wrap at this width
+constexpr std::size_t kListedTargets = 6;  // targets named before "… N more"
+
+std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : cell_text(v); }
+
+std::string joined(const json& ids, std::size_t limit = kListedTargets) {
+  std::vector<std::string> shown;
+  for (const auto& id : ids) {
+    if (shown.size() == limit) { shown.push_back(fmt::format("… {} more", ids.size() - limit)); break; }
+    shown.push_back(str(id));
+  }
+  return fmt::format("{}", fmt::join(shown, ", "));
+}
+
+std::string colored_cell(const json& v, const Style& st) {
+  std::string c = str(v);
+  if (c == "Y") return st.green(c);
+  if (c == "." || c == "-") return st.dim(c);
+  return st.yellow(c);
+}
+
+using Rows = std::vector<std::vector<std::string>>;
+
+// A table whose first row is laid out like the others (Table needs its column count up front).
+std::string table_text(const Rows& rows) {
+  Table t(rows.at(0));
+  for (std::size_t i = 1; i < rows.size(); ++i) t.add(rows[i]);
+  return t.render();
+}
+
+// Header rows over `first` empty leading columns: each label wrapped, the lines bottom-aligned.
+Rows wrapped_header(std::size_t first, const std::vector<std::string>& labels, const std::string& trailing, const Style& st) {
+  std::vector<std::vector<std::string>> wrapped;
+  std::size_t height = 1;
+  for (const auto& l : labels) {
+    wrapped.push_back(wrap_label(l, kHeaderWidth));
+    height = std::max(height, wrapped.back().size());
+  }
+  Rows rows;
+  for (std::size_t line = 0; line < height; ++line) {
+    std::vector<std::string> row(first, "");
+    for (const auto& w : wrapped) {
+      std::size_t pad = height - w.size();
+      row.push_back(line >= pad ? st.bold(w[line - pad]) : "");
+    }
+    row.push_back(line + 1 == height ? st.dim(trailing) : "");
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+bool gpu_mode(const json& grid) { return grid.contains("gpu"); }
+
+std::string gpu_line(const json& gpu, const json& rows) {
+  std::string who = gpu["accelerator"].is_string()
+                        ? fmt::format("{} ({}), target {}", str(gpu["accelerator"]), str(gpu["accelerator_name"]), str(gpu["target"]))
+                        : fmt::format("target {}", str(gpu["target"]));
+  if (gpu["note"].is_string()) who += fmt::format(" [{}]", str(gpu["note"]));
+  if (!gpu["covered"].get<bool>()) return who + ": not covered by this matrix\n";
+  std::vector<std::string> labels;
+  for (const auto& r : rows)
+    if (r.value("selected", false)) labels.push_back(str(r["label"]));
+  return fmt::format("{}: row {}\n", who, fmt::join(labels, ", "));
+}
+
+std::string grid_body(const json& grid, const Style& st) {
+  std::vector<std::string> labels;
+  for (const auto& c : grid["columns"]) labels.push_back(str(c["label"]));
+  Rows t = wrapped_header(1, labels, "targets", st);
+  for (const auto& r : grid["rows"]) {
+    if (gpu_mode(grid) && !r.value("selected", false)) continue;
+    std::vector<std::string> row{st.bold(str(r["label"]))};
+    for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][str(c["key"])], st));
+    row.push_back(st.dim(joined(r["targets"])));
+    t.push_back(row);
+  }
+  return table_text(t);
+}
+
+std::string excludes(const json& footnote) {
+  if (footnote.value("excludes_formats", json::array()).empty()) return "";
+  return " (excludes " + joined(footnote["excludes_formats"], 100) + ")";
+}
+
+std::string grid_notes(const json& grid, const Style& st) {
+  std::string out;
+  if (!grid["footnotes"].empty()) {
+    out += "\n" + st.bold("footnotes") + "\n";
+    for (const auto& f : grid["footnotes"]) out += fmt::format("  {}  {}{}\n", str(f["mark"]), str(f["text"]), excludes(f));
+  }
+  const json& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : json::array();
+  if (gpu_mode(grid)) {
+    if (!notes.empty()) out += "\n" + st.bold("not covered") + "\n";
+    for (const auto& n : notes) out += "  " + st.yellow(str(n)) + "\n";
+    if (!grid["gpu"]["covered"].get<bool>() && notes.empty()) out += "\n" + st.yellow("the matrix says nothing about this target") + "\n";
+  } else if (!grid["uncovered"].empty()) {
+    out += "\n" + st.bold("not covered") + "\n";
+    for (const auto& u : grid["uncovered"])
+      out += fmt::format("  {}{}\n", str(u["note"]), u["targets"].empty() ? "" : st.dim(" (" + joined(u["targets"]) + ")"));
+  }
+  return out;
+}
+
+std::string render_grid(const json& grid, const Style& st) {
+  std::string out = fmt::format("{}  {}\n", st.bold(str(grid["matrix"])), str(grid["name"]));
+  out += fmt::format("  engine   {}{}\n", str(grid["engine"]), grid["engine_name"].is_string() ? " (" + str(grid["engine_name"]) + ")" : "");
+  if (grid["version"].is_string()) out += st.dim("  version  " + str(grid["version"])) + "\n";
+  if (gpu_mode(grid)) out += "  gpu      " + gpu_line(grid["gpu"], grid["rows"]);
+  if (!gpu_mode(grid) || grid["gpu"]["covered"].get<bool>()) out += "\n" + grid_body(grid, st);
+  out += grid_notes(grid, st);
+  std::string url = grid["source"]["url"].is_string() ? " <" + str(grid["source"]["url"]) + ">" : "";
+  out += "\n" + st.dim("source: " + str(grid["source"]["title"]) + url) + "\n";
+  return out;
+}
+
+std::string render_derived(const json& d, const Style& st) {
+  std::string out = st.bold("formats x parts") + " from the format records: N = native_support, E = emulated_support";
+  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+  std::size_t height = 1;
+  for (const auto& p : d["parts"]) height = std::max(height, str(p["id"]).size());
+  Rows t;
+  for (std::size_t line = 0; line < height; ++line) {  // part ids written downwards, bottom-aligned
+    std::vector<std::string> row{"", ""};
+    for (const auto& p : d["parts"]) {
+      std::string id = str(p["id"]);
+      std::size_t pad = height - id.size();
+      row.push_back(line >= pad ? st.bold(std::string(1, id[line - pad])) : "");
+    }
+    t.push_back(row);
+  }
+  for (const auto& f : d["formats"]) {
+    std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
+    for (const auto& p : d["parts"]) {
+      std::string c = str(f["cells"][str(p["id"])]);
+      row.push_back(c == "N" ? st.green(c) : c.empty() ? st.dim("·") : st.yellow(c));
+    }
+    t.push_back(row);
+  }
+  out += "\n" + table_text(t);
+  out += st.dim(fmt::format("{} formats x {} parts", d["formats"].size(), d["parts"].size())) + "\n";
+  if (!d["unlisted"].empty()) out += st.dim("no format record names " + joined(d["unlisted"], 100)) + "\n";
+  return out;
+}
+
+std::string render_matrix_list(const json& r, const Style& st) {
+  Table t({"id", "engine", "rows", "columns", "name"});
+  for (const auto& m : r["matrices"])
+    t.add({st.bold(str(m["id"])), str(m["engine"]), str(m["rows"]), str(m["columns"]), str(m["name"])});
+  return t.render() + st.dim(fmt::format("{} matrices; `qsel matrix --engine ENGINE` draws one", r["count"].get<std::size_t>())) + "\n";
+}
+
+// ---- CSV and Markdown ----------------------------------------------------------------------
+
+struct Flat {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+Flat flat_grid(const json& grid) {
+  Flat f{{"row", "label"}, {}};
+  for (const auto& c : grid["columns"]) f.header.push_back(str(c["label"]));
+  f.header.push_back("targets");
+  for (const auto& r : grid["rows"]) {
+    if (gpu_mode(grid) && !r.value("selected", false)) continue;
+    std::vector<std::string> row{str(r["key"]), str(r["label"])};
+    for (const auto& c : grid["columns"]) row.push_back(str(r["cells"][str(c["key"])]));
+    std::vector<std::string> targets;
+    for (const auto& t : r["targets"]) targets.push_back(str(t));
+    row.push_back(fmt::format("{}", fmt::join(targets, " ")));
+    f.rows.push_back(row);
+  }
+  return f;
+}
+
+Flat flat_derived(const json& d) {
+  Flat f{{"format", "regime"}, {}};
+  for (const auto& p : d["parts"]) f.header.push_back(str(p["id"]));
+  for (const auto& fm : d["formats"]) {
+    std::vector<std::string> row{str(fm["id"]), str(fm["regime"])};
+    for (const auto& p : d["parts"]) row.push_back(str(fm["cells"][str(p["id"])]));
+    f.rows.push_back(row);
+  }
+  return f;
+}
+
+Flat flat_list(const json& r) {
+  Flat f{{"id", "engine", "rows", "columns", "name"}, {}};
+  for (const auto& m : r["matrices"]) f.rows.push_back({str(m["id"]), str(m["engine"]), str(m["rows"]), str(m["columns"]), str(m["name"])});
+  return f;
+}
+
+Flat flat(const json& r) {
+  if (r.contains("matrices")) return flat_list(r);
+  if (r.contains("derived")) return flat_derived(r);
+  return flat_grid(r);
+}
+
+std::string markdown_notes(const json& grid) {
+  std::string out;
+  for (const auto& fn : grid["footnotes"]) out += fmt::format("- {}: {}{}\n", md_cell(str(fn["mark"])), str(fn["text"]), excludes(fn));
+  const json& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : json::array();
+  for (const auto& n : notes) out += "- Not covered: " + str(n) + "\n";
+  if (!gpu_mode(grid))
+    for (const auto& u : grid["uncovered"]) out += "- Not covered: " + str(u["note"]) + "\n";
+  return out;
+}
+
+// Paragraphs: title, GPU line, table, notes, source — separated by blank lines.
+std::string markdown_grid(const json& grid) {
+  Flat f = flat_grid(grid);
+  f.header.erase(f.header.begin());
+  for (auto& r : f.rows) r.erase(r.begin());
+  std::vector<std::string> blocks{fmt::format("**{}** — {} (engine {})\n", str(grid["matrix"]), str(grid["name"]), str(grid["engine"]))};
+  if (gpu_mode(grid)) blocks.push_back("GPU: " + gpu_line(grid["gpu"], grid["rows"]));
+  if (!f.rows.empty()) blocks.push_back(markdown_table(f.header, f.rows));
+  if (std::string notes = markdown_notes(grid); !notes.empty()) blocks.push_back(notes);
+  std::string title = str(grid["source"]["title"]);
+  blocks.push_back(grid["source"]["url"].is_string() ? fmt::format("Source: [{}]({})\n", title, str(grid["source"]["url"]))
+                                                     : fmt::format("Source: {}\n", title));
+  return fmt::format("{}", fmt::join(blocks, "\n"));
+}
+
+}  // namespace
+
+std::string render_matrix(const json& r, const Style& st) {
+  if (r.contains("matrices")) return render_matrix_list(r, st);
+  if (r.contains("derived")) return render_derived(r, st);
+  if (!r.contains("grids")) return render_grid(r, st);
+  std::string out;
+  for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + render_grid(g, st);
+  return out;
+}
+
+std::string render_matrix_csv(const json& r) {
+  Flat f = flat(r);
+  std::string out = csv_line(f.header);
+  for (const auto& row : f.rows) out += csv_line(row);
+  return out;
+}
+
+std::string render_matrix_markdown(const json& r) {
+  if (r.contains("grids")) {
+    std::string out;
+    for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + markdown_grid(g);
+    return out;
+  }
+  if (r.contains("matrices") || r.contains("derived")) {
+    Flat f = flat(r);
+    return markdown_table(f.header, f.rows);
+  }
+  return markdown_grid(r);
+}
+
+}  // namespace qsel

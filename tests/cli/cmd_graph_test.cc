@@ -1,0 +1,207 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "cli/browse_corpus.h"
+#include "support/fixtures.h"
+
+using qsel::test::run_cli;
+using nlohmann::json;
+
+namespace {
+
+struct Small {
+  qsel::test::TempDir dir;
+  std::string data = qsel::test::write_browse_corpus(dir);
+  qsel::test::CliResult run(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--data", data});
+    return run_cli(args);
+  }
+};
+
+std::set<std::string> node_ids(const json& g) {
+  std::set<std::string> ids;
+  for (const auto& n : g["nodes"]) ids.insert(n["id"].get<std::string>());
+  return ids;
+}
+
+bool have_dot() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
+
+// Runs `qsel ARGS --format dot` through `dot -Tsvg`; returns dot's exit code.
+int render_with_dot(const std::string& args) {
+  qsel::test::TempDir tmp;
+  std::string file = (tmp.path() / "g.dot").string();
+  auto r = qsel::test::run_binary(args + " --format dot");
+  REQUIRE(r.code == 0);
+  tmp.write("g.dot", r.out);
+  return std::system(("dot -Tsvg " + file + " -o " + (tmp.path() / "g.svg").string() + " 2>/dev/null").c_str());
+}
+
+// Structural check of Mermaid flowchart text; returns the problems found.
+std::vector<std::string> mermaid_problems(const std::string& text) {
+  static const std::regex node(R"(^  ((?:n|missing)_[A-Za-z0-9_]+)\["[^"\[\]]*"\]:::([a-z_]+)$)");
+  static const std::regex edge(R"(^  ([A-Za-z0-9_]+) (-->|-\.->)\|[^|"\[\]]+\| ([A-Za-z0-9_]+)$)");
+  static const std::regex class_def(R"(^  classDef [a-z_]+ [a-z:#0-9,\- ]+$)");
+  static const std::regex style(R"(^  style [A-Za-z0-9_]+ [a-z:\-0-9]+$)");
+  std::vector<std::string> problems;
+  std::set<std::string> defined;
+  std::vector<std::pair<std::string, std::string>> ends;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  if (line != "flowchart LR") problems.push_back("header: " + line);
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, node)) {
+      if (!defined.insert(m[1]).second) problems.push_back("node defined twice: " + line);
+    } else if (std::regex_match(line, m, edge)) {
+      ends.emplace_back(m[1], m[3]);
+    } else if (!std::regex_match(line, class_def) && !std::regex_match(line, style)) {
+      problems.push_back("malformed: " + line);
+    }
+  }
+  for (const auto& [a, b] : ends)
+    if (!defined.count(a) || !defined.count(b)) problems.push_back("edge to an undefined node: " + a + " -> " + b);
+  return problems;
+}
+
+}  // namespace
+
+TEST_CASE("cmd_graph: --around gives the neighbourhood with distances; edges stay inside it", "[cli][graph]") {
+  Small s;
+  auto r = s.run({"--format", "json", "graph", "--around", "fmt-y"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  auto g = json::parse(r.out);
+  CHECK(g["root"] == "fmt-y");
+  CHECK(g["depth"] == 1);
+  CHECK(g["nodes"][0] == json{{"id", "fmt-y"}, {"kind", "format"}, {"name", "fmt-y"}, {"distance", 0}});
+  CHECK(node_ids(g) == std::set<std::string>{"fmt-y", "gpu-new", "g-one", "mx"});
+  for (const auto& e : g["edges"]) {
+    CHECK(node_ids(g).count(e["from"].get<std::string>()));
+    CHECK(node_ids(g).count(e["to"].get<std::string>()));
+  }
+  CHECK(g["node_count"] == g["nodes"].size());
+  CHECK(g["edge_count"] == g["edges"].size());
+
+  auto two = json::parse(s.run({"--format", "json", "graph", "--around", "fmt-y", "--depth", "2"}).out);
+  CHECK(node_ids(two).count("eng"));
+  CHECK(node_ids(two).count("t-new"));
+  auto zero = json::parse(s.run({"--format", "json", "graph", "--around", "fmt-y", "--depth", "0"}).out);
+  CHECK(node_ids(zero) == std::set<std::string>{"fmt-y"});
+}
+
+TEST_CASE("cmd_graph: dangling references become a missing node and a dashed edge", "[cli][graph]") {
+  Small s;
+  auto g = json::parse(s.run({"--format", "json", "graph", "--around", "fmt-x", "--depth", "0"}).out);
+  REQUIRE(g["nodes"].size() == 2);
+  CHECK(g["nodes"][1] == json{{"id", "gpu-gone"}, {"kind", nullptr}, {"missing", true}, {"reason", "no such record"}});
+  CHECK(g["edges"] == json::array({{{"from", "fmt-x"}, {"to", "gpu-gone"}, {"label", "native-on"}, {"missing", true}}}));
+
+  auto dot = s.run({"--format", "dot", "graph", "--around", "fmt-x", "--depth", "0"});
+  CHECK(dot.out ==
+        "digraph qsel {\n"
+        "  rankdir=LR;\n"
+        "  node [style=filled, fontname=\"Helvetica\", fontsize=10];\n"
+        "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#64748b\", fontcolor=\"#475569\"];\n"
+        "  \"fmt-x\" [label=\"fmt-x\\nformat\", shape=box, fillcolor=\"#dbeafe\", color=\"#1d4ed8\", penwidth=2.5];\n"
+        "  \"missing:gpu-gone\" [label=\"gpu-gone\\nmissing: no such record\", shape=box, style=dashed, color=\"#dc2626\", "
+        "fontcolor=\"#dc2626\"];\n"
+        "  \"fmt-x\" -> \"missing:gpu-gone\" [label=\"native-on\", style=dashed, color=\"#dc2626\", fontcolor=\"#dc2626\"];\n"
+        "}\n");
+  auto mermaid = s.run({"--format", "mermaid", "graph", "--around", "fmt-x", "--depth", "0"});
+  CHECK(mermaid.out ==
+        "flowchart LR\n"
+        "  n_fmt_x[\"fmt-x<br/>format\"]:::format\n"
+        "  missing_gpu_gone[\"gpu-gone<br/>missing\"]:::missing\n"
+        "  n_fmt_x -.->|native-on| missing_gpu_gone\n"
+        "  classDef format fill:#dbeafe,stroke:#1d4ed8\n"
+        "  classDef missing fill:#ffffff,stroke:#dc2626,color:#dc2626,stroke-dasharray:4 3\n"
+        "  style n_fmt_x stroke-width:3px\n");
+}
+
+TEST_CASE("cmd_graph: the text form is an adjacency listing", "[cli][graph]") {
+  Small s;
+  auto r = s.run({"graph", "--around", "mx"});
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "mx  matrix\n"
+        "  → matrix-of          eng\n"
+        "  → column-format      fmt-x, fmt-y, fmt-z\n"
+        "  → footnote-excludes  fmt-y\n"
+        "  → row-target         t-new\n"
+        "fmt-x  format\n"
+        "  → native-on  gpu-gone (missing)\n"
+        "fmt-y  format\n"
+        "fmt-z  format\n"
+        "t-new  target\n"
+        "eng  engine\n"
+        "  → matrix  mx\n"
+        "7 nodes, 8 edges within 1 hop of mx\n");
+}
+
+TEST_CASE("cmd_graph: without --around, the whole corpus", "[cli][graph]") {
+  Small s;
+  auto g = json::parse(s.run({"--format", "json", "graph"}).out);
+  CHECK(g["root"].is_null());
+  CHECK(g["depth"].is_null());
+  CHECK(g["nodes"].size() == 15 + 1);  // 15 records and the missing gpu-gone
+}
+
+TEST_CASE("cmd_graph: bad input exits 2 with one line", "[cli][graph]") {
+  Small s;
+  struct Case { std::vector<std::string> args; std::string err; };
+  std::vector<Case> cases = {
+      {{"graph", "--depth", "2"}, "qsel: error: --depth needs --around ID\n"},
+      {{"graph", "--around", "fmt-x", "--depth", "-1"}, "qsel: error: --depth must be 0 or more, got -1\n"},
+      {{"graph", "--around", "fmt-q"}, "qsel: error: unknown record \"fmt-q\"; did you mean \"fmt-x\", \"fmt-y\", \"fmt-z\"?\n"},
+      {{"--format", "csv", "graph"}, "qsel: error: `qsel graph` does not support --format csv; use text, json, dot, mermaid\n"},
+  };
+  for (const auto& c : cases) {
+    auto r = s.run(c.args);
+    INFO(c.args.back());
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == c.err);
+  }
+}
+
+TEST_CASE("cmd_graph: Graphviz renders the whole corpus and the NVFP4 neighbourhood", "[cli][graph][dot]") {
+  if (!have_dot()) {
+    WARN("Graphviz `dot` is not installed: skipping the render check");
+    return;
+  }
+  CHECK(render_with_dot("graph") == 0);
+  CHECK(render_with_dot("graph --around nvfp4 --depth 2") == 0);
+  CHECK(render_with_dot("graph --around bitnet-b1.58") == 0);
+}
+
+TEST_CASE("cmd_graph: Mermaid output is well-formed, with sanitised unique node ids", "[cli][graph][mermaid]") {
+  for (std::vector<std::string> args : {std::vector<std::string>{"graph"}, {"graph", "--around", "bitnet-b1.58", "--depth", "2"}}) {
+    args.insert(args.begin(), {"--format", "mermaid"});
+    auto r = run_cli(args);
+    REQUIRE(r.code == 0);
+    auto problems = mermaid_problems(r.out);
+    INFO((problems.empty() ? std::string() : problems[0]));
+    CHECK(problems.empty());
+  }
+  auto bitnet = run_cli({"--format", "mermaid", "graph", "--around", "bitnet-b1.58"});
+  CHECK(bitnet.out.find("n_bitnet_b1_58[\"bitnet-b1.58<br/>format\"]:::format") != std::string::npos);
+}
+
+TEST_CASE("cmd_graph: embedded neighbourhoods in JSON", "[cli][graph]") {
+  auto r = run_cli({"--format", "json", "graph", "--around", "nvfp4"});
+  REQUIRE(r.code == 0);
+  auto g = json::parse(r.out);
+  CHECK(node_ids(g).count("b200"));
+  CHECK(node_ids(g).count("trtllm-quant-matrix"));
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (const auto& e : g["edges"]) {
+    bool fresh = seen.insert(std::tuple(e["from"].get<std::string>(), e["to"].get<std::string>(), e["label"].get<std::string>())).second;
+    CHECK(fresh);  // no edge repeated
+  }
+}

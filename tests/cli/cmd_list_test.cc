@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "cli/browse_corpus.h"
+#include "support/fixtures.h"
+
+using qsel::test::run_cli;
+using nlohmann::json;
+
+namespace {
+
+struct Small {
+  qsel::test::TempDir dir;
+  std::string data = qsel::test::write_browse_corpus(dir);
+  qsel::test::CliResult run(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--data", data});
+    return run_cli(args);
+  }
+  std::set<std::string> ids(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--format", "json"});
+    auto r = run(args);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    auto j = json::parse(r.out);
+    std::set<std::string> out;
+    for (const auto& rec : j["records"]) out.insert(rec["id"].get<std::string>());
+    return out;
+  }
+};
+
+using Ids = std::set<std::string>;
+
+Ids embedded_ids(std::vector<std::string> args, json* whole = nullptr) {
+  args.insert(args.begin(), {"--format", "json"});
+  auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(r.err.empty());
+  auto j = json::parse(r.out);
+  if (whole) *whole = j;
+  Ids out;
+  for (const auto& rec : j["records"]) out.insert(rec["id"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cmd_list: --native-on and --emulated-on read the formats' support lists", "[cli][list]") {
+  Small s;
+  CHECK(s.ids({"list", "formats", "--native-on", "new gpu"}) == Ids{"fmt-x"});
+  CHECK(s.ids({"list", "formats", "--emulated-on", "gpu-new"}) == Ids{"fmt-y"});
+  CHECK(s.ids({"list", "formats", "--emulated-on", "gpu-amd"}).empty());
+  auto text = s.run({"list", "formats", "--native-on", "new gpu"});
+  CHECK(text.code == 0);
+  CHECK(text.err.empty());
+  CHECK(text.out ==
+        "id     regime  W  A  group  bpw  name\n"
+        "fmt-x  w4a16   -  -  -      -    fmt-x\n"
+        "1 format (--native-on new gpu → gpu-new)\n");
+  CHECK(s.run({"list", "formats", "--emulated-on", "gpu-amd"}).out == "0 formats (--emulated-on gpu-amd)\n");
+}
+
+TEST_CASE("cmd_list: --engine: served formats, selected kernels, gotchas and matrices that name it", "[cli][list]") {
+  Small s;
+  // fmt-x: engine.formats; fmt-z: a Y* cell whose footnote excludes only fmt-y.
+  CHECK(s.ids({"list", "formats", "--engine", "eng"}) == Ids{"fmt-x", "fmt-z"});
+  CHECK(s.ids({"list", "kernels", "--engine", "eng"}) == Ids{"k-one"});
+  CHECK(s.ids({"list", "gotchas", "--engine", "the engine"}) == Ids{"g-one"});
+  CHECK(s.ids({"list", "matrices", "--engine", "eng"}) == Ids{"mx"});
+  CHECK(s.ids({"list", "formats", "--engine", "eng-bare"}).empty());
+}
+
+TEST_CASE("cmd_list: --regime, --severity and --vendor; filters combine", "[cli][list]") {
+  Small s;
+  CHECK(s.ids({"list", "formats", "--regime", "w4a16"}) == Ids{"fmt-x", "fmt-z"});
+  CHECK(s.ids({"list", "kernels", "--regime", "w4a16"}) == Ids{"k-one"});
+  CHECK(s.ids({"list", "gotchas", "--severity", "blocker"}) == Ids{"g-one"});
+  CHECK(s.ids({"list", "accelerators", "--vendor", "amd"}) == Ids{"gpu-amd"});
+  CHECK(s.ids({"list", "targets", "--vendor", "nvidia"}) == Ids{"t-new", "t-old"});
+  CHECK(s.ids({"list", "formats", "--regime", "w4a16", "--engine", "eng"}) == Ids{"fmt-x", "fmt-z"});
+  CHECK(s.ids({"list", "formats", "--regime", "w4a4", "--engine", "eng"}).empty());
+}
+
+TEST_CASE("cmd_list: JSON keeps its shape and adds the filters used", "[cli][list]") {
+  Small s;
+  auto plain = json::parse(s.run({"--format", "json", "list", "formats"}).out);
+  CHECK(!plain.contains("filters"));
+  auto f = json::parse(s.run({"--format", "json", "list", "formats", "--native-on", "new gpu", "--regime", "w4a16"}).out);
+  for (const char* key : {"kind", "plural", "count", "columns", "records"}) CHECK(f.contains(key));
+  CHECK(f["filters"] == json::array({{{"flag", "--native-on"}, {"value", "new gpu"}, {"resolved", "gpu-new"}},
+                                     {{"flag", "--regime"}, {"value", "w4a16"}, {"resolved", "w4a16"}}}));
+}
+
+TEST_CASE("cmd_list: a filter that does not apply, or a bad value, exits 2 with one line", "[cli][list]") {
+  Small s;
+  struct Case { std::vector<std::string> args; std::string err; };
+  std::vector<Case> cases = {
+      {{"list", "formats", "--severity", "blocker"}, "qsel: error: --severity filters gotchas, not formats\n"},
+      {{"list", "gotchas", "--vendor", "amd"}, "qsel: error: --vendor filters accelerators, targets, not gotchas\n"},
+      {{"list", "--native-on", "gpu-new"}, "qsel: error: --native-on needs a kind: qsel list formats --native-on …\n"},
+      {{"list", "formats", "--native-on", "gpu-nwe"}, "qsel: error: unknown GPU \"gpu-nwe\"; did you mean \"gpu-new\"?\n"},
+      {{"list", "formats", "--native-on", "t-new"}, "qsel: error: \"t-new\" is a target, not a GPU; name a part (gpu-new)\n"},
+      {{"list", "formats", "--engine", "engine"}, "qsel: error: unknown engine \"engine\"; did you mean \"eng\"?\n"},
+      {{"list", "formats", "--regime", "w4a17"}, "qsel: error: unknown regime \"w4a17\"; did you mean \"w4a16\"?\n"},
+      {{"list", "gotchas", "--severity", "fatal"}, "qsel: error: unknown severity \"fatal\"; use one of blocker, major, minor\n"},
+      {{"list", "accelerators", "--vendor", "nvida"}, "qsel: error: unknown vendor \"nvida\"; did you mean \"nvidia\"?\n"},
+  };
+  for (const auto& c : cases) {
+    auto r = s.run(c.args);
+    INFO(c.args.back());
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == c.err);
+  }
+}
+
+TEST_CASE("cmd_list: filters on the embedded corpus", "[cli][list]") {
+  auto native = embedded_ids({"list", "formats", "--native-on", "h100"});
+  CHECK(native.count("fp8-e4m3"));
+  CHECK(!native.count("nvfp4"));
+  CHECK(embedded_ids({"list", "formats", "--emulated-on", "h100-sxm"}).count("nvfp4"));
+
+  json w4a4;
+  embedded_ids({"list", "formats", "--regime", "w4a4"}, &w4a4);
+  REQUIRE(!w4a4["records"].empty());
+  for (const auto& r : w4a4["records"]) CHECK(r["regime"] == "w4a4");
+
+  auto vllm_formats = embedded_ids({"list", "formats", "--engine", "vllm"});
+  CHECK(vllm_formats.count("fp8-kv"));
+  CHECK(vllm_formats.count("nvfp4"));
+  CHECK(embedded_ids({"list", "kernels", "--engine", "vllm"}).count("machete"));
+
+  json blockers;
+  embedded_ids({"list", "gotchas", "--severity", "blocker"}, &blockers);
+  for (const auto& r : blockers["records"]) CHECK(r["severity"] == "blocker");
+
+  json amd;
+  embedded_ids({"list", "accelerators", "--vendor", "amd"}, &amd);
+  REQUIRE(!amd["records"].empty());
+  for (const auto& r : amd["records"]) CHECK(r["vendor"] == "amd");
+}
