@@ -40,6 +40,18 @@ std::optional<double> mixture_weights(const Record& f, const ModelSpec& m) {
   return (experts * expert_bpw + (m.params_b - experts) * rest->bpw()) / 8;
 }
 
+// Parameters the format's checkpoints keep at 16-bit (default: embeddings and LM head).
+double sixteen_bit_params_b(const Record& f, const ModelSpec& m) {
+  auto kept = f.strings("/unquantized_tensors");
+  if (!f.data.contains("unquantized_tensors")) kept = {"embeddings", "lm_head"};
+  double per_table = static_cast<double>(m.vocab) * m.hidden / 1e9;
+  double out = 0;
+  if (rule_util::contains(kept, "embeddings")) out += per_table;
+  if (rule_util::contains(kept, "lm_head") && !m.tied_embeddings) out += per_table;
+  if (rule_util::contains(kept, "attention")) out += m.attention_params_b();
+  return out;
+}
+
 }  // namespace
 
 Bpw choose_bpw(const Record& f, const ModelSpec& m) {
@@ -61,8 +73,8 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m) {
 double weights_gb(const Record& f, const ModelSpec& m, const Bpw& b) {
   if (auto mix = mixture_weights(f, m); mix && !b.whole_model) return *mix;  // not its base type (Rule 5)
   if (b.whole_model || f.str("scheme") == "gguf") return m.params_b * b.value / 8;
-  double emb = m.embedding_params_b();
-  return (m.params_b - emb) * b.value / 8 + emb * 2;
+  double kept = sixteen_bit_params_b(f, m);
+  return (m.params_b - kept) * b.value / 8 + kept * 2;
 }
 
 double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {

@@ -71,6 +71,12 @@ double ModelSpec::embedding_params_b() const {
   return static_cast<double>(vocab) * hidden * (tied_embeddings ? 1 : 2) / 1e9;
 }
 
+double ModelSpec::attention_params_b() const {
+  if (attention == "mla") return 0;
+  double per_layer = 2.0 * hidden * heads * head_dim + 2.0 * hidden * kv_heads * head_dim;
+  return per_layer * layers / 1e9;
+}
+
 ModelSpec model_from_record(const Record& r) {
   const json& d = r.data;
   ModelSpec m;

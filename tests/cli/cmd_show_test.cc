@@ -58,7 +58,8 @@ TEST_CASE("cmd_show: the text form lists each kind once, then its edge labels", 
 TEST_CASE("cmd_show: repeated references are listed once", "[cli][show]") {
   auto r = run_cli({"--format", "json", "show", "nvfp4"});
   REQUIRE(r.code == 0);
-  for (const auto& [kind, labels] : json::parse(r.out)["referred_to_by"].items())
+  json shown = json::parse(r.out);  // keep it alive: items() of a temporary would dangle
+  for (const auto& [kind, labels] : shown["referred_to_by"].items())
     for (const auto& [label, ids] : labels.items()) {
       std::set<std::string> unique(ids.begin(), ids.end());
       CHECK(unique.size() == ids.size());

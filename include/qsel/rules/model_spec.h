@@ -28,6 +28,7 @@ struct ModelSpec {
   bool moe() const { return experts > 1; }
   bool sliding_window() const { return window > 0 && sliding_layers > 0; }
   double embedding_params_b() const;  // embeddings + LM head
+  double attention_params_b() const;  // q, k, v, o projections of every layer (0 for MLA: not modelled)
 };
 
 // "70b", "8B", "1.5b", "8x7b", "235b-a22b". Throws UsageError on a spelling it cannot read.
