@@ -8,8 +8,13 @@ namespace qsel {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"recommend", "Rank format x engine x kernel for a GPU and a model: memory fit, traps, checks (the seven rules)", setup_recommend},
+      {"explain", "Explain a format on a target (verdict, conflicts), a record, a rule (rule-1 … rule-7) or a lint code", setup_explain},
       {"list", "List records of a kind (formats, accelerators, kernels, …)", setup_list},
       {"show", "Show one record: its fields, where it was read from, every edge in and out", setup_show},
+      {"lint", "Check record files: schema, references, GGUF structs, consistency (text, JSON, SARIF, GitHub)", setup_lint},
+      {"matrix", "An engine's support matrix as a grid, or formats x parts from the format records", setup_matrix},
+      {"graph", "The record graph (or a neighbourhood) as text, JSON, Graphviz dot or Mermaid", setup_graph},
   };
   return table;
 }

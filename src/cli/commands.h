@@ -6,6 +6,11 @@ namespace qsel {
 
 Runner setup_list(CLI::App& sub, Context& ctx);
 Runner setup_show(CLI::App& sub, Context& ctx);
+Runner setup_recommend(CLI::App& sub, Context& ctx);
+Runner setup_explain(CLI::App& sub, Context& ctx);
+Runner setup_lint(CLI::App& sub, Context& ctx);
+Runner setup_matrix(CLI::App& sub, Context& ctx);
+Runner setup_graph(CLI::App& sub, Context& ctx);
 
 // Fails with a usage error when the command does not speak the chosen --format.
 void require_format(const Context& ctx, const char* command, std::initializer_list<const char*> supported);

@@ -1,0 +1,38 @@
+// A lint finding: one located problem with its rule code, plus the mechanical
+// fix when the rule can make one. Findings are data; renderers print them.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qsel/core/problem.h"
+
+namespace qsel {
+
+// Replace the scalar written at `at` — whose source text must read `old_text`
+// (quotes excluded) — with `new_text`. Nothing else in the file changes.
+struct Fix {
+  Mark at;
+  std::string old_text;
+  std::string new_text;
+};
+
+struct Finding {
+  std::string code;     // "QS004"
+  std::string name;     // "kquant-group-size"
+  Severity severity = Severity::Error;
+  std::string file;     // as shown to the user
+  Mark mark;            // the offending value
+  std::string record;   // record id when known
+  std::string message;  // one line, no location prefix
+  std::optional<Fix> fix;
+};
+
+using Findings = std::vector<Finding>;
+
+const char* severity_name(Severity s);  // "error" | "warning"
+
+// Sorted by file, line, column, code: the order every renderer prints.
+void sort_findings(Findings& findings);
+
+}  // namespace qsel

@@ -1,0 +1,38 @@
+// --fix and --diff: edits a file's text at the marked scalar only. Every other
+// byte — comments, key order, quoting, blank lines — is left as it was.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qsel/lint/finding.h"
+
+namespace qsel {
+
+// Byte range [begin, end) of the scalar token written at `at`, quotes included.
+struct Span {
+  std::size_t begin = 0, end = 0;
+};
+// The token at `at`, or nothing when `at` is past the text.
+std::optional<Span> scalar_span(std::string_view text, Mark at);
+
+// `text` with each fix applied whose token still reads `old_text`; `applied` counts them.
+std::string apply_fixes(std::string_view text, std::vector<Fix> fixes, std::size_t& applied);
+
+struct FileEdit {
+  std::string file;
+  std::string before, after;
+  std::size_t fixes = 0;
+};
+// One edit per file that has fixable findings (nothing is written). Throws
+// LintInputError when a file cannot be read.
+std::vector<FileEdit> plan_fixes(const Findings& findings);
+// Writes every edit; throws LintInputError when a file cannot be written.
+void write_edits(const std::vector<FileEdit>& edits);
+
+// A unified diff (3 lines of context) of `before` -> `after`, labelled a/FILE b/FILE.
+std::string unified_diff(const std::string& file, std::string_view before, std::string_view after);
+
+}  // namespace qsel

@@ -1,0 +1,43 @@
+// One lint run from paths to the findings a user sees: load, check, keep what
+// the settings select, set aside what the baseline knows, optionally fix.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qsel/lint/finding.h"
+#include "qsel/lint/settings.h"
+#include "qsel/loader/schema_set.h"
+
+namespace qsel {
+
+struct LintRequest {
+  std::vector<std::string> paths;
+  LintSettings settings;
+  std::string baseline;        // --baseline (or the config's)
+  std::string write_baseline;  // --write-baseline
+  bool fix = false;
+  bool diff = false;
+};
+
+struct LintReport {
+  Findings findings;        // what the user sees
+  std::size_t files = 0;    // record files linted
+  std::size_t records = 0;  // records loaded from them
+  std::size_t baselined = 0;
+  std::size_t fixed = 0, fixed_files = 0;
+  std::string diff;         // --diff output
+  std::size_t errors() const;
+  std::size_t warnings() const;
+};
+
+// Every finding in the paths, filtered by `settings` (no baseline, no fixes).
+LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas);
+
+// The whole run: --fix / --diff / --write-baseline / --baseline included.
+LintReport run_lint(const LintRequest& request, const SchemaSet& schemas);
+
+// 0 no errors (warnings too when strict), 1 otherwise.
+int lint_exit_code(const LintReport& report, bool strict);
+
+}  // namespace qsel

@@ -1,0 +1,31 @@
+// What `qsel lint PATH…` loads. Every path is checked together so references
+// resolve across them; a kind folder or a single record file brings the rest of
+// its corpus along as context, but only findings inside the paths are reported.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "qsel/loader/loader.h"
+
+namespace qsel {
+
+struct Workspace {
+  Corpus corpus;                              // every record loaded, context included
+  std::vector<std::filesystem::path> scope;   // the requested paths, canonical
+
+  // True when `file` (as shown) is one of the requested paths or under one.
+  bool in_scope(const std::string& file) const;
+  // Record files inside the scope, and the records they hold.
+  std::size_t files_in_scope() const;
+  std::size_t records_in_scope() const;
+
+ private:
+  mutable std::unordered_map<std::string, bool> in_scope_cache_;  // canonical paths cost syscalls
+};
+
+// Throws LintInputError when a path does not exist.
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas);
+
+}  // namespace qsel

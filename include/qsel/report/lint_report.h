@@ -1,0 +1,43 @@
+// Renderers for `qsel lint`: text, JSON, SARIF 2.1.0, GitHub workflow commands,
+// and the rule table of --list-rules. They format a LintReport; they decide nothing.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/lint/linter.h"
+#include "qsel/lint/rule.h"
+#include "qsel/report/style.h"
+
+namespace qsel {
+
+// `path:line:col: severity: message [CODE name]` per finding, then the summary line.
+std::string render_lint_text(const LintReport& report, const Style& style);
+// "0 errors, 5 warnings in 290 records (290 files)".
+std::string lint_summary_line(const LintReport& report);
+
+// {"findings": [{code, name, severity, file, line, column, record, message}], "summary": {errors, warnings, files, records}}.
+nlohmann::ordered_json lint_json(const LintReport& report);
+
+// A SARIF 2.1.0 log with every rule and one result per finding. Artifact URIs
+// are relative to `root` (uriBaseId %SRCROOT%).
+nlohmann::ordered_json lint_sarif(const LintReport& report, const std::filesystem::path& root, std::string_view version);
+
+// `::error file=F,line=L,col=C,title=T::message` per finding, then the summary line.
+std::string render_lint_github(const LintReport& report, const std::filesystem::path& root);
+// Workflow-command escaping: messages escape % CR LF; property values also : and ,.
+std::string github_escape_data(std::string_view text);
+std::string github_escape_property(std::string_view text);
+
+// The repository top level (the nearest folder above `start` with .git), else `start`.
+std::filesystem::path repository_root(const std::filesystem::path& start);
+// `file` relative to `root`, '/'-separated.
+std::string root_relative(const std::string& file, const std::filesystem::path& root);
+
+std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& style);
+nlohmann::ordered_json rules_json(const std::vector<RuleInfo>& rules);
+
+}  // namespace qsel

@@ -1,0 +1,62 @@
+// QS024: a target selector that matches no target record.
+#include <array>
+
+#include <fmt/format.h>
+
+#include "checks.h"
+#include "qsel/graph/selector.h"
+#include "util.h"
+
+namespace qsel::lint_checks {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "QS024", "selector-matches-nothing", Severity::Warning, false,
+    "A target selector (runs_on, when, match, applies.targets) matches no target in the corpus.",
+    {R"(A target selector — a kernel's or engine's `runs_on`, a `kernel_selection` entry's `when`, a matrix row's or uncovered entry's `match`, the `applies.targets` of a gotcha, technique, fact or question — that no target record satisfies: every condition given must hold (`targets`, `not_targets`, `min_cc`/`max_cc` against `compute_capability`, `vendors`, `platforms`, `families`), and none does. Corpora without any target record are not checked.)",
+     R"(A selector that matches nothing makes its record inert: a gotcha that never applies is never shown, a kernel that runs nowhere is never chosen, a matrix row covers no part. The usual causes are a misspelt family, a capability range written backwards, or a vendor/platform pair that cannot co-occur.)",
+     R"(# kernels/marlin.yaml
+runs_on:
+  min_cc: 8.0
+  max_cc: 7.5      # backwards: no target has 8.0 <= cc <= 7.5
+  platforms: [cuda])",
+     R"(kernels/marlin.yaml:3:3: warning: runs_on matches no target in the corpus: {"max_cc":7.5,"min_cc":8.0,"platforms":["cuda"]} [QS024 selector-matches-nothing])",
+     R"(Correct the selector so it names the targets you mean — `qsel list targets` shows each target's vendor, platform, family and compute capability. If the records describe hardware the corpus has no target for yet, add the target record.)"}};
+
+struct Site {
+  Kind kind;
+  const char* pattern;
+};
+
+constexpr std::array<Site, 9> kSites = {{
+    {Kind::Kernel, "/runs_on"},
+    {Kind::Engine, "/runs_on"},
+    {Kind::Engine, "/kernel_selection/*/when"},
+    {Kind::Matrix, "/rows/*/match"},
+    {Kind::Matrix, "/uncovered/*/match"},
+    {Kind::Gotcha, "/applies/targets"},
+    {Kind::Technique, "/applies/targets"},
+    {Kind::Fact, "/applies/targets"},
+    {Kind::Question, "/applies/targets"},
+}};
+
+std::string last_token(const std::string& ptr) { return ptr.substr(ptr.rfind('/') + 1); }
+
+void check_record(CheckContext& c, const Record& r, const char* pattern) {
+  for_each_at(r.data, pattern, [&](const std::string& ptr, const json& selector) {
+    if (!selector.is_object() || !matching_targets(selector, c.graph()).empty()) return;
+    c.report(r, ptr, fmt::format("{} matches no target in the corpus: {}", last_token(ptr), selector.dump()));
+  });
+}
+
+void run(CheckContext& c) {
+  if (c.graph().of_kind(Kind::Target).empty()) return;
+  for (const Site& s : kSites)
+    for (const Record* r : c.graph().of_kind(s.kind)) check_record(c, *r, s.pattern);
+}
+
+}  // namespace
+
+Check selector_matches_nothing() { return {&kInfo, run}; }
+
+}  // namespace qsel::lint_checks

@@ -1,0 +1,67 @@
+#include "util.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "qsel/loader/marks.h"
+
+namespace qsel::lint_checks {
+namespace {
+
+bool is_index(const std::string& token) {
+  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+void walk(const json& node, const std::vector<std::string>& parts, std::size_t i, const std::string& ptr,
+          const std::function<void(const std::string&, const json&)>& fn) {
+  if (i == parts.size()) return fn(ptr, node);
+  if (parts[i] != "*") {
+    if (node.is_object() && node.contains(parts[i])) walk(node[parts[i]], parts, i + 1, pointer_child(ptr, parts[i]), fn);
+    return;
+  }
+  if (node.is_array())
+    for (std::size_t k = 0; k < node.size(); ++k) walk(node[k], parts, i + 1, pointer_child(ptr, std::to_string(k)), fn);
+  else if (node.is_object())
+    for (const auto& [key, v] : node.items()) walk(v, parts, i + 1, pointer_child(ptr, key), fn);
+}
+
+}  // namespace
+
+std::string field_label(const std::string& pointer) {
+  std::string out;
+  std::stringstream ss(pointer.empty() ? "" : pointer.substr(1));
+  for (std::string tok; std::getline(ss, tok, '/');)
+    out += is_index(tok) ? "[" + tok + "]" : (out.empty() ? "" : ".") + tok;
+  return out;
+}
+
+std::string number_text(double v) { return json(v).dump(); }
+
+const char* article(std::string_view noun) {
+  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+}
+
+const json& field(const Record& r, const char* key) {
+  static const json null;
+  auto it = r.data.find(key);
+  return it == r.data.end() ? null : *it;
+}
+
+std::string str_at(const Record& r, const std::string& pointer) {
+  json::json_pointer p(pointer);
+  return r.data.contains(p) && r.data.at(p).is_string() ? r.data.at(p).get<std::string>() : "";
+}
+
+void for_each_at(const json& root, const std::string& pattern,
+                 const std::function<void(const std::string&, const json&)>& fn) {
+  std::vector<std::string> parts;
+  std::stringstream ss(pattern.substr(1));
+  for (std::string p; std::getline(ss, p, '/');) parts.push_back(p);
+  walk(root, parts, 0, "", fn);
+}
+
+}  // namespace qsel::lint_checks

@@ -1,0 +1,106 @@
+#include "qsel/lint/linter.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "qsel/lint/baseline.h"
+#include "qsel/lint/check.h"
+#include "qsel/lint/errors.h"
+#include "qsel/lint/fixer.h"
+#include "qsel/lint/workspace.h"
+
+namespace qsel {
+namespace {
+
+Findings all_findings(const Workspace& ws) {
+  Findings out = loader_findings(ws.corpus.problems);
+  Graph graph(ws.corpus);
+  Findings checked = run_checks(graph);
+  out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
+  return out;
+}
+
+void apply_baseline(LintReport& report, const std::string& file) {
+  Baseline baseline = Baseline::read(file);
+  Findings kept;
+  for (Finding& f : report.findings) {
+    if (baseline.absorb(f)) ++report.baselined;
+    else kept.push_back(std::move(f));
+  }
+  report.findings = std::move(kept);
+}
+
+void write_baseline(const LintReport& report, const std::string& file) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << baseline_text(report.findings, file);
+  if (!out) throw LintInputError(fmt::format("{}: cannot write baseline file", file));
+}
+
+std::string diff_of(const std::vector<FileEdit>& edits) {
+  std::string out;
+  for (const FileEdit& e : edits) out += unified_diff(e.file, e.before, e.after);
+  return out;
+}
+
+}  // namespace
+
+std::size_t LintReport::errors() const {
+  return static_cast<std::size_t>(
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::Error; }));
+}
+
+std::size_t LintReport::warnings() const { return findings.size() - errors(); }
+
+LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas) {
+  Workspace ws = load_workspace(paths, schemas);
+  LintReport report;
+  report.files = ws.files_in_scope();
+  report.records = ws.records_in_scope();
+  for (Finding& f : all_findings(ws))
+    if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
+  sort_findings(report.findings);
+  return report;
+}
+
+namespace {
+
+void count_fixes(LintReport& report, const std::vector<FileEdit>& edits) {
+  for (const FileEdit& e : edits) report.fixed += e.fixes;
+  report.fixed_files = edits.size();
+}
+
+// --diff: the edits --fix would make, as a unified diff; nothing is written.
+LintReport show_fixes(LintReport report) {
+  std::vector<FileEdit> edits = plan_fixes(report.findings);
+  report.diff = diff_of(edits);
+  count_fixes(report, edits);
+  return report;
+}
+
+}  // namespace
+
+LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
+  LintReport report = lint_once(req.paths, req.settings, schemas);
+  if (!req.write_baseline.empty()) {
+    write_baseline(report, req.write_baseline);
+    return report;
+  }
+  if (!req.baseline.empty()) apply_baseline(report, req.baseline);
+  if (req.diff) return show_fixes(std::move(report));
+  if (!req.fix) return report;
+  std::vector<FileEdit> edits = plan_fixes(report.findings);
+  write_edits(edits);
+  LintRequest again = req;
+  again.fix = false;
+  LintReport after = run_lint(again, schemas);  // report what remains
+  count_fixes(after, edits);
+  return after;
+}
+
+int lint_exit_code(const LintReport& report, bool strict) {
+  return report.errors() > 0 || (strict && report.warnings() > 0) ? 1 : 0;
+}
+
+}  // namespace qsel

@@ -1,0 +1,95 @@
+#include "qsel/lint/workspace.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "qsel/core/text.h"
+#include "qsel/lint/errors.h"
+
+namespace qsel {
+namespace fs = std::filesystem;
+namespace {
+
+// The last name of `dir`, ignoring a trailing separator.
+std::string name_of(const fs::path& dir) {
+  fs::path abs = fs::absolute(dir).lexically_normal();
+  return abs.has_filename() ? abs.filename().string() : abs.parent_path().filename().string();
+}
+
+bool is_kind_folder(const fs::path& dir) {
+  std::string name = name_of(dir);
+  auto kind = parse_kind(name);
+  return kind && name == kind_plural(*kind);
+}
+
+// The corpus directory a path belongs to: a file's or a kind folder's corpus is
+// loaded whole; a corpus directory (or a stray file the loader reports) is itself.
+fs::path corpus_root(const fs::path& p) {
+  std::error_code ec;
+  fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
+  if (folder.empty()) folder = ".";
+  if (!is_kind_folder(folder)) return p;
+  return (folder / "..").lexically_normal();
+}
+
+fs::path canonical_or_absolute(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+void merge(Corpus& into, Corpus&& more) {
+  for (auto& r : more.records) into.records.push_back(std::move(r));
+  for (auto& p : more.problems) into.problems.push_back(std::move(p));
+  into.files += more.files;
+}
+
+bool under(const fs::path& file, const fs::path& dir) {
+  auto f = file.begin();
+  for (auto d = dir.begin(); d != dir.end(); ++d, ++f)
+    if (f == file.end() || *f != *d) return d->empty();  // a trailing separator is an empty element
+  return true;
+}
+
+}  // namespace
+
+bool Workspace::in_scope(const std::string& file) const {
+  if (auto it = in_scope_cache_.find(file); it != in_scope_cache_.end()) return it->second;
+  fs::path c = canonical_or_absolute(file);
+  bool in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); });
+  return in_scope_cache_[file] = in;
+}
+
+std::size_t Workspace::files_in_scope() const {
+  std::set<std::string> files;
+  for (const auto& r : corpus.records)
+    if (in_scope(r.file)) files.insert(r.file);
+  for (const auto& p : corpus.problems)
+    if (p.code != "QS013" && in_scope(p.file)) files.insert(p.file);
+  return files.size();
+}
+
+std::size_t Workspace::records_in_scope() const {
+  return static_cast<std::size_t>(
+      std::count_if(corpus.records.begin(), corpus.records.end(), [&](const Record& r) { return in_scope(r.file); }));
+}
+
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas) {
+  Workspace ws;
+  std::set<fs::path> roots_seen;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) throw LintInputError(fmt::format("{}: no such file or directory", p));
+    ws.scope.push_back(canonical_or_absolute(p));
+    fs::path root = corpus_root(p);
+    if (!roots_seen.insert(canonical_or_absolute(root)).second) continue;
+    merge(ws.corpus, load_corpus(root, schemas));
+  }
+  if (roots_seen.size() > 1) drop_duplicate_ids(ws.corpus);
+  ws.corpus.origin = fmt::format("{}", fmt::join(paths, " "));
+  return ws;
+}
+
+}  // namespace qsel

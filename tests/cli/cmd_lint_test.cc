@@ -1,0 +1,101 @@
+#include <catch2/catch.hpp>
+
+#include "lint/lint_support.h"
+
+using namespace qsel;
+using namespace qsel::test;
+
+namespace {
+
+void small_corpus(const TempDir& d) {
+  d.write("c/formats/awq.yaml", replaced(minimal_record("format", "awq"), "status: draft", "status: reviewed"));
+  d.write("c/formats/q.yaml", replaced(minimal_record("format", "q", "ggml_type: Q4_K\nweight_group_size: 256\n"),
+                                       "scheme: awq", "scheme: gguf"));
+}
+
+}  // namespace
+
+TEST_CASE("cmd_lint: exit 1 on errors, 0 on warnings only, 1 on warnings with --strict", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string c = (d.path() / "c").string();
+  CHECK(run_cli({"lint", c}).code == 1);
+  auto warn = run_cli({"lint", "--ignore", "QS004", c});
+  CHECK(warn.code == 0);
+  CHECK(warn.out.find("0 errors, 1 warning in 2 records (2 files)\n") != std::string::npos);
+  CHECK(run_cli({"lint", "--ignore", "kquant-group-size", "--strict", c}).code == 1);
+  CHECK(run_cli({"lint", "--select", "QS003,QS012", c}).code == 0);
+}
+
+TEST_CASE("cmd_lint: usage and input errors exit 2 with one line", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string c = (d.path() / "c").string();
+  auto unknown = run_cli({"lint", "--select", "QS0O4", c});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err == "qsel: error: unknown rule \"QS0O4\"; did you mean \"QS004\"?\n");
+  auto missing = run_cli({"lint", (d.path() / "nope").string()});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("nope: no such file or directory\n") != std::string::npos);
+  CHECK(run_cli({"lint", "--fix", "--diff", c}).code == 2);
+  CHECK(run_cli({"--format", "markdown", "lint", c}).code == 2);
+  d.write("c/.qsel.yaml", "ignore: [QS004]\nstrcit: true\n");
+  auto config = run_cli({"lint", c});
+  CHECK(config.code == 2);
+  CHECK(config.err.find(".qsel.yaml:2:1: unknown setting \"strcit\"; did you mean \"strict\"?\n") != std::string::npos);
+}
+
+TEST_CASE("cmd_lint: the config file found upward sets the defaults", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  d.write(".qsel.yaml", "strict: true\nper-file-ignores:\n  \"formats/q.yaml\": [QS004]\n");
+  auto r = run_cli({"lint", (d.path() / "c").string()});
+  CHECK(r.out.find("[QS004") != std::string::npos);  // globs are relative to the config's folder: c/formats/q.yaml
+  d.write(".qsel.yaml", "strict: true\nper-file-ignores:\n  \"c/formats/q.yaml\": [QS004]\n");
+  r = run_cli({"lint", (d.path() / "c").string()});
+  CHECK(r.out.find("[QS004") == std::string::npos);
+  CHECK(r.code == 1);  // strict: the QS027 warning fails
+}
+
+TEST_CASE("cmd_lint: --write-baseline then --baseline reports only new findings", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string c = (d.path() / "c").string(), b = (d.path() / "baseline.json").string();
+  auto w = run_cli({"lint", "--write-baseline", b, c});
+  CHECK(w.code == 0);
+  CHECK(w.err == "qsel: wrote 2 finding(s) to " + b + "\n");
+  auto r = run_cli({"lint", "--baseline", b, c});
+  CHECK(r.code == 0);
+  CHECK(r.out == "0 errors, 0 warnings in 2 records (2 files); 2 baselined\n");
+}
+
+TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][lint]") {
+  auto table = run_cli({"lint", "--list-rules"});
+  CHECK(table.code == 0);
+  CHECK(table.out.find("QS004  kquant-group-size") != std::string::npos);
+  auto j = run_cli({"--format", "json", "lint", "--list-rules"});
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["rules"].size() == 28);
+  CHECK(doc["rules"][0]["code"] == "QS001");
+}
+
+TEST_CASE("cmd_lint: json and sarif output; the SARIF tool version is qsel's", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  auto j = run_cli({"--format", "json", "lint", (d.path() / "c").string()});
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["summary"]["errors"] == 1);
+  CHECK(doc["summary"]["warnings"] == 1);
+  auto s = run_cli({"lint", "--format", "sarif", (d.path() / "c").string()});
+  auto sarif = nlohmann::json::parse(s.out);
+  auto version = run_cli({"--version"}).out;
+  CHECK(version.rfind("qsel " + sarif["runs"][0]["tool"]["driver"]["version"].get<std::string>() + " ", 0) == 0);
+}
+
+TEST_CASE("cmd_lint: with no path, --data names the corpus", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  auto r = run_cli({"--data", (d.path() / "c").string(), "lint", "--select", "QS004"});
+  CHECK(r.code == 1);
+  CHECK(r.out.find("in 2 records (2 files)\n") != std::string::npos);
+}

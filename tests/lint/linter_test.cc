@@ -1,0 +1,66 @@
+#include <catch2/catch.hpp>
+
+#include "lint/lint_support.h"
+
+using namespace qsel;
+using namespace qsel::test;
+
+namespace {
+
+std::string gguf(const std::string& id, const std::string& group) {
+  return replaced(minimal_record("format", id, "ggml_type: Q4_K\nweight_group_size: " + group + "  # per block\n"),
+                  "scheme: awq", "scheme: gguf");
+}
+
+}  // namespace
+
+TEST_CASE("linter: findings are filtered by settings and sorted; exit codes", "[lint][linter]") {
+  TempDir d;
+  d.write("formats/b.yaml", gguf("b", "256"));
+  d.write("formats/a.yaml", replaced(gguf("a", "256"), "status: draft", "status: reviewed"));
+  LintReport all = lint_once({d.path().string()}, {}, schemas());
+  REQUIRE(all.findings.size() == 3);
+  CHECK(std::filesystem::path(all.findings[0].file).filename() == "a.yaml");
+  CHECK(all.findings[0].code == "QS004");
+  CHECK(all.findings[1].code == "QS027");
+  CHECK(all.errors() == 2);
+  CHECK(all.warnings() == 1);
+  CHECK(lint_exit_code(all, false) == 1);
+  LintSettings only_warnings;
+  only_warnings.ignore = {"QS004"};
+  LintReport w = lint_once({d.path().string()}, only_warnings, schemas());
+  CHECK(lint_exit_code(w, false) == 0);
+  CHECK(lint_exit_code(w, true) == 1);
+}
+
+TEST_CASE("linter: --fix edits the files and lints again; --diff changes nothing", "[lint][linter]") {
+  TempDir d;
+  auto file = d.write("formats/q.yaml", gguf("q", "256"));
+  std::string before = read_text(file);
+  LintRequest diff{{d.path().string()}, {}, "", "", false, true};
+  LintReport shown = run_lint(diff, schemas());
+  CHECK(read_text(file) == before);
+  CHECK(shown.fixed == 1);
+  CHECK(shown.diff.find("-weight_group_size: 256  # per block\n+weight_group_size: 32  # per block\n") != std::string::npos);
+  LintRequest fix{{d.path().string()}, {}, "", "", true, false};
+  LintReport after = run_lint(fix, schemas());
+  CHECK(after.fixed == 1);
+  CHECK(after.fixed_files == 1);
+  CHECK(after.findings.empty());
+  CHECK(read_text(file) == replaced(before, "weight_group_size: 256", "weight_group_size: 32"));
+}
+
+TEST_CASE("linter: a baseline hides known findings and only new ones fail", "[lint][linter]") {
+  TempDir d;
+  d.write("formats/a.yaml", gguf("a", "256"));
+  auto baseline = (d.path() / "baseline.json").string();
+  LintRequest write{{(d.path() / "formats").string()}, {}, "", baseline, false, false};
+  CHECK(run_lint(write, schemas()).findings.size() == 1);
+  d.write("formats/a.yaml", "# a comment moves every line\n" + gguf("a", "256"));
+  d.write("formats/b.yaml", gguf("b", "64"));
+  LintRequest check{{(d.path() / "formats").string()}, {}, baseline, "", false, false};
+  LintReport r = run_lint(check, schemas());
+  CHECK(r.baselined == 1);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].record == "b");
+}
