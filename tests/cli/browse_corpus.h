@@ -46,4 +46,14 @@ inline std::string write_browse_corpus(const TempDir& dir) {
   return dir.path().string();
 }
 
+// The small browse corpus in a temp dir, and `qsel --data <it> ARGS…` on it.
+struct Small {
+  TempDir dir;
+  std::string data = write_browse_corpus(dir);
+  CliResult run(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--data", data});
+    return run_cli(args);
+  }
+};
+
 }  // namespace qsel::test

@@ -10,13 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Small {
-  qsel::test::TempDir dir;
-  std::string data = qsel::test::write_browse_corpus(dir);
-  qsel::test::CliResult run(std::vector<std::string> args) const {
-    args.insert(args.begin(), {"--data", data});
-    return run_cli(args);
-  }
+struct Small : qsel::test::Small {
   std::set<std::string> ids(std::vector<std::string> args) const {
     args.insert(args.begin(), {"--format", "json"});
     auto r = run(args);

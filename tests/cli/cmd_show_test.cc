@@ -7,18 +7,11 @@
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
+using qsel::test::Small;
 using nlohmann::json;
 
 namespace {
 
-struct Small {
-  qsel::test::TempDir dir;
-  std::string data = qsel::test::write_browse_corpus(dir);
-  qsel::test::CliResult run(std::vector<std::string> args) const {
-    args.insert(args.begin(), {"--data", data});
-    return run_cli(args);
-  }
-};
 
 }  // namespace
 

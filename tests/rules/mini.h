@@ -26,6 +26,14 @@ inline Query mini_query(const std::string& gpu, const std::string& model = "m-de
   return q;
 }
 
+// The candidates after `units` ran in order (each rule test runs the pipeline up to its rule).
+inline Deliberation run_units(const Query& q, std::initializer_list<void (*)(Deliberation&)> units) {
+  Deliberation d{mini(), q, {}, {}, {}, {}};
+  enumerate_candidates(d);
+  for (auto unit : units) unit(d);
+  return d;
+}
+
 inline const Candidate* find(const Deliberation& d, const std::string& format, const std::string& engine = "eng-a") {
   for (const auto& c : d.candidates)
     if (c.format->id == format && (c.engine ? c.engine->id : std::string()) == engine) return &c;

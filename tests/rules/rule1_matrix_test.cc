@@ -6,12 +6,7 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) {
-  Deliberation d{mini(), q, {}, {}, {}, {}};
-  enumerate_candidates(d);
-  apply_rule1(d);
-  return d;
-}
+Deliberation run(const Query& q) { return run_units(q, {apply_rule1}); }
 }  // namespace
 
 TEST_CASE("rule1: a matrix '.' excludes the candidate, citing the cell", "[rules][rule-1]") {

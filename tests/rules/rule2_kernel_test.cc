@@ -6,13 +6,7 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) {
-  Deliberation d{mini(), q, {}, {}, {}, {}};
-  enumerate_candidates(d);
-  apply_rule1(d);
-  apply_rule2(d);
-  return d;
-}
+Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2}); }
 }  // namespace
 
 TEST_CASE("rule2: the first matching kernel_selection entry names the kernel", "[rules][rule-2]") {

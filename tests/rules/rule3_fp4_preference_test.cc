@@ -6,14 +6,7 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) {
-  Deliberation d{mini(), q, {}, {}, {}, {}};
-  enumerate_candidates(d);
-  apply_rule1(d);
-  apply_rule2(d);
-  apply_rule3(d);
-  return d;
-}
+Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, apply_rule3}); }
 }  // namespace
 
 TEST_CASE("rule3: the preferred format ranks above the other where both run natively", "[rules][rule-3]") {

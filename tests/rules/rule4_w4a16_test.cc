@@ -6,14 +6,7 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) {
-  Deliberation d{mini(), q, {}, {}, {}, {}};
-  enumerate_candidates(d);
-  apply_rule1(d);
-  apply_rule2(d);
-  apply_rule4(d);
-  return d;
-}
+Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, apply_rule4}); }
 }  // namespace
 
 TEST_CASE("rule4: W4A16 names the group size, the kernel and its numerical equivalents", "[rules][rule-4]") {

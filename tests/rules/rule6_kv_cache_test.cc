@@ -6,15 +6,7 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) {
-  Deliberation d{mini(), q, {}, {}, {}, {}};
-  enumerate_candidates(d);
-  apply_rule1(d);
-  apply_rule2(d);
-  compute_memory(d);
-  apply_rule6(d);
-  return d;
-}
+Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, compute_memory, apply_rule6}); }
 }  // namespace
 
 TEST_CASE("rule6: when the 16-bit cache does not fit, 8-bit KV is offered with an unmeasured delta", "[rules][rule-6]") {
