@@ -62,7 +62,7 @@ CellRead read_cells(const Record& m, const Record& format, const Record& target,
 std::string refusal(const Record& m, const std::vector<MatrixCell>& no) {
   std::vector<std::string> cols;
   for (const auto& c : no) cols.push_back(c.column + (c.note.empty() ? "" : " (" + c.note + ")"));
-  return fmt::format("{}'s matrix marks {} \".\" on {}", rule_util::display_name(m), fmt::join(cols, ", "), no[0].row);
+  return fmt::format("{} marks {} \".\" on {}", m.id, fmt::join(cols, ", "), no[0].row);
 }
 
 // Returns false when the matrix rules the candidate out.

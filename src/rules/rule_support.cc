@@ -72,6 +72,5 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
   return true;
 }
 
-std::string display_name(const Record& r) { return r.name.empty() ? r.id : r.name; }
 
 }  // namespace qsel::rule_util

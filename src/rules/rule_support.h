@@ -33,6 +33,5 @@ std::vector<std::pair<const Record*, std::string>> exclusions_anywhere(const Gra
 // Does a flag list hold for the query? Unknown flags make it conditional: `condition` names them.
 bool flags_hold(const nlohmann::json& flags, const Query& q, std::string* condition);
 
-std::string display_name(const Record& r);  // the record's name, else its id
 
 }  // namespace qsel::rule_util
