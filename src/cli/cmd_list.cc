@@ -9,6 +9,7 @@
 
 #include "browse_args.h"
 #include "commands.h"
+#include "qsel/rules/rules.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/text.h"
 #include "qsel/report/render.h"
@@ -114,9 +115,7 @@ std::vector<std::string> matrix_yes_formats(const Record& m) {
 
 // engine.formats, the formats its kernel_selection names, and its matrices' Y columns.
 std::set<std::string> engine_formats(const Graph& g, const Record& e) {
-  auto ids = e.strings("/formats");
-  for (const auto& sel : e.data.value("kernel_selection", nlohmann::json::array()))
-    for (const auto& f : sel.value("formats", nlohmann::json::array())) ids.push_back(f);
+  auto ids = served_formats(e);
   for (const Record* m : matrices_of(g, e))
     for (const auto& f : matrix_yes_formats(*m)) ids.push_back(f);
   return {ids.begin(), ids.end()};

@@ -40,10 +40,8 @@ std::string engine_text(const ojson& e) {
 }
 
 std::string warning_text(const ojson& w, const Style& st) {
-  std::string sev = w["severity"];
-  std::string tag = sev == "blocker" ? st.red(sev) : sev == "major" ? st.yellow(sev) : sev;
   std::string cond = w["condition"].get<std::string>();
-  return fmt::format("{}{} {} [{}; via {}]{}", tag, w["silent"].get<bool>() ? " (silent)" : "", w["message"].get<std::string>(),
+  return fmt::format("{} {} [{}; via {}]{}", severity_text(w, st), w["message"].get<std::string>(),
                      w["id"].get<std::string>(), join(w["engines"]), cond.empty() ? "" : " — if " + cond);
 }
 

@@ -56,9 +56,7 @@ std::string section(const std::string& title, const std::vector<std::string>& li
 }
 
 std::string warning_line(const ojson& w, std::size_t rank, const Style& st) {
-  std::string sev = w["severity"];
-  std::string tag = sev == "blocker" ? st.red(sev) : sev == "major" ? st.yellow(sev) : sev;
-  if (w["silent"].get<bool>()) tag += " (silent)";
+  std::string tag = severity_text(w, st);
   std::string cond = w.contains("condition") ? fmt::format(" — if {}", w["condition"].get<std::string>()) : "";
   return fmt::format("#{} {}  {}{} [{}]", rank, tag, w["message"].get<std::string>(), cond, w["id"].get<std::string>());
 }
@@ -85,6 +83,12 @@ std::vector<std::string> exclusions(const ojson& r) {
 std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
 
 }  // namespace
+
+std::string severity_text(const ojson& w, const Style& st) {
+  std::string sev = w["severity"];
+  std::string tag = sev == "blocker" ? st.red(sev) : sev == "major" ? st.yellow(sev) : sev;
+  return w["silent"].get<bool>() ? tag + " (silent)" : tag;
+}
 
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top) {
   std::string out = header(r) + "\n";

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
+#include "qsel/rules/verdict.h"
 #include "rule_support.h"
 
 namespace qsel {
@@ -26,17 +27,8 @@ bool listed_anywhere(const Graph& g, const std::string& accelerator) {
   return false;
 }
 
-// The parts this query is about: the accelerator, or every part built on the bare target.
-std::vector<const Record*> parts(const Deliberation& d) {
-  if (d.query.accelerator) return {d.query.accelerator};
-  std::vector<const Record*> out;
-  for (const Record* a : d.graph.of_kind(Kind::Accelerator))
-    if (a->str("target") == d.query.target->id) out.push_back(a);
-  return out;
-}
-
 bool quantization_unrecorded(const Deliberation& d) {
-  auto ps = parts(d);
+  auto ps = parts_of(d);
   if (ps.empty()) return false;
   for (const Record* a : ps)
     if (listed_anywhere(d.graph, a->id)) return false;
@@ -45,7 +37,7 @@ bool quantization_unrecorded(const Deliberation& d) {
 
 std::string part_names(const Deliberation& d) {
   std::vector<std::string> ids;
-  for (const Record* a : parts(d)) ids.push_back(a->id);
+  for (const Record* a : parts_of(d)) ids.push_back(a->id);
   return fmt::format("{}", fmt::join(ids, ", "));
 }
 
@@ -67,7 +59,7 @@ void enumerate_candidates(Deliberation& d) {
     }
     for (const Record* e : d.graph.of_kind(Kind::Engine)) {
       if (!wanted(q.engines, e->id) || !rule_util::engine_runs_on(*e, *q.target)) continue;
-      if (!contains(rule_util::served_formats(*e), f->id)) continue;
+      if (!contains(served_formats(*e), f->id)) continue;
       if (unrecorded) continue;
       Candidate c;
       c.format = f;

@@ -49,7 +49,7 @@ ojson explain_format(const Graph& g, const Record& f) {
   j["rules"] = format_rules(f);
   j["served_by"] = ojson::array();
   for (const Record* e : g.of_kind(Kind::Engine))
-    if (contains(rule_util::served_formats(*e), f.id)) j["served_by"].push_back(e->id);
+    if (contains(served_formats(*e), f.id)) j["served_by"].push_back(e->id);
   j["benchmarks"] = referrers(g, f, Kind::Benchmark);
   j["gotchas"] = referrers(g, f, Kind::Gotcha);
   return j;

@@ -51,9 +51,8 @@ void sizing_lever(Deliberation& d) {
   if (!g) return;
   double room = g->memory->budget_gb - g->memory->kv_gb;
   double bpw = room * 8 / d.query.model->params_b;
-  std::vector<std::string> techniques;
-  for (const Record* t : d.graph.of_kind(Kind::Technique))
-    if (!levers(d.graph, *g->format).empty() && rule_util::contains(levers(d.graph, *g->format), t->id)) techniques.push_back(t->id);
+  std::vector<std::string> techniques = levers(d.graph, *g->format);
+  std::sort(techniques.begin(), techniques.end());
   std::string cite = techniques.empty() ? "" : fmt::format(" [{}]", fmt::join(techniques, ", "));
   if (bpw <= 0)
     d.notes.push_back("Rule 5 — the KV cache alone leaves no room for GGUF weights at this context and batch");

@@ -20,7 +20,7 @@ bool kv8(const Record& f) { return f.str("regime") == "kv-cache" && f.data.value
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
   if (!c.engine) return nullptr;
   const Record* any = nullptr;
-  for (const auto& id : rule_util::served_formats(*c.engine)) {
+  for (const auto& id : served_formats(*c.engine)) {
     const Record* f = g.find(id);
     if (!f || !kv8(*f)) continue;
     std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));

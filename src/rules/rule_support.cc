@@ -25,13 +25,6 @@ bool weight_only(const Record& format) { return format.data.value("weight_only",
 
 bool is_baseline(const Record& format) { return format.str("scheme") == "unquantized"; }
 
-std::vector<std::string> served_formats(const Record& engine) {
-  std::vector<std::string> out = engine.strings("/formats");
-  for (const auto& entry : engine.data.value("kernel_selection", json::array()))
-    for (const auto& f : entry.value("formats", json::array())) add_unique(out, f.get<std::string>());
-  return out;
-}
-
 bool engine_runs_on(const Record& engine, const Record& target) {
   if (engine.data.contains("runs_on") && !selector_matches(engine.data["runs_on"], target)) return false;
   auto platforms = engine.strings("/platforms");
@@ -74,3 +67,14 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
 
 
 }  // namespace qsel::rule_util
+
+namespace qsel {
+
+std::vector<std::string> served_formats(const Record& engine) {
+  std::vector<std::string> out = engine.strings("/formats");
+  for (const auto& entry : engine.data.value("kernel_selection", nlohmann::json::array()))
+    for (const auto& f : entry.value("formats", nlohmann::json::array())) rule_util::add_unique(out, f.get<std::string>());
+  return out;
+}
+
+}  // namespace qsel

@@ -8,6 +8,7 @@
 #include "qsel/graph/graph.h"
 #include "qsel/graph/selector.h"
 #include "qsel/rules/deliberation.h"
+#include "qsel/rules/rules.h"
 
 namespace qsel::rule_util {
 
@@ -19,8 +20,6 @@ bool target_has_precisions(const Record& target, const Record& format);
 bool weight_only(const Record& format);
 bool is_baseline(const Record& format);
 
-// Formats an engine can serve: its `formats` plus every format its kernel_selection names.
-std::vector<std::string> served_formats(const Record& engine);
 // The engine runs on this target at all (runs_on selector, platforms).
 bool engine_runs_on(const Record& engine, const Record& target);
 

@@ -9,6 +9,9 @@
 
 namespace qsel {
 
+// "blocker (silent)" for a warning object, coloured by severity.
+std::string severity_text(const nlohmann::ordered_json& warning, const Style& st);
+
 std::string render_recommend_text(const nlohmann::ordered_json& r, const Style& st, std::size_t top);
 std::string render_recommend_markdown(const nlohmann::ordered_json& r, std::size_t top);
 std::string render_explain_text(const nlohmann::ordered_json& r, const Style& st);

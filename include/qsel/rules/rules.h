@@ -24,6 +24,9 @@ const SelectionRule* find_selection_rule(std::string_view id);
 // The rule's page (statement, what qsel does, example), or empty when none is embedded.
 std::string rule_doc(std::string_view id);
 
+// Formats an engine can serve: its `formats` plus every format its kernel_selection names.
+std::vector<std::string> served_formats(const Record& engine);
+
 // The units, callable alone (each has its own tests).
 void enumerate_candidates(Deliberation& d);
 void apply_rule1(Deliberation& d);
