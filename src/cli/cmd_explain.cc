@@ -74,7 +74,7 @@ ojson explain_on(const Graph& g, const Record& f, const ExplainArgs& a) {
 ojson explain(Context& ctx, const ExplainArgs& a) {
   const Graph& g = ctx.graph();
   std::string topic = to_lower(a.topic);
-  if (find_selection_rule(topic) && topic.rfind("rule-", 0) == 0) return explain_rule(g, topic);
+  if (find_selection_rule(topic) && !rule_doc(topic).empty()) return explain_rule(g, topic);
   if (const RuleInfo* lint = find_rule(a.topic); lint && !g.resolve(a.topic)) {
     ojson j = {{"topic", std::string(lint->code)}, {"kind", "lint-rule"}, {"text", render_rule_doc(*lint, ctx.style())}};
     j["rule"] = rule_doc_json(*lint);

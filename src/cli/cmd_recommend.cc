@@ -14,6 +14,7 @@ namespace {
 
 struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
+  std::string objective = "quality";
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
   std::size_t top = 8;
@@ -62,6 +63,7 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.batch = a.batch;
   q.kv_cache = a.kv_cache;
   q.portable = a.portable;
+  q.objective = a.objective;
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -79,6 +81,10 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--batch", a.batch, "Concurrent sequences; default 1 (decode is memory-bound at 1)");
   sub.add_option("--kv-cache", a.kv_cache, "KV-cache dtype: auto (16-bit, 8-bit offered if needed), fp16, bf16, fp8, int8")
       ->check(CLI::IsMember({"auto", "fp16", "bf16", "fp8", "int8"}));
+  sub.add_option("--objective", a.objective,
+                 "What ranks the answers: quality (default: highest precision that fits, shipped format first), "
+                 "speed (native paths, fewest bytes), memory (smallest footprint)")
+      ->check(CLI::IsMember({"quality", "speed", "memory"}));
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
       ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));
@@ -101,8 +107,8 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
     auto result = recommend_json(d);
     std::size_t top = args->all ? d.candidates.size() : args->top;
     if (ctx.json()) ctx.print_json(result);
-    else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(result, top);
-    else *ctx.out << render_recommend_text(result, ctx.style(), top);
+    else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(result, top, ctx.verbosity > 0);
+    else *ctx.out << render_recommend_text(result, ctx.style(), top, ctx.verbosity > 0);
     bool viable = std::any_of(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return !c.memory || c.memory->fits; });
     return viable ? 0 : 1;
   };

@@ -31,10 +31,13 @@ std::vector<ReferenceField> build() {
       {K::Kernel, "/excludes/*/formats/*", "excludes-format", {K::Format}},
       {K::Kernel, "/excludes/*/targets/*", "excludes-target", {K::Target}},
       {K::Kernel, "/engines/*", "used-by", {K::Engine}},
+      {K::Kernel, "/compiled_for/*", "compiled-for", {K::Target}},
       {K::Engine, "/formats/*", "serves", {K::Format}},
       {K::Engine, "/matrix", "matrix", {K::Matrix}},
       {K::Engine, "/kernel_selection/*/kernel", "selects", {K::Kernel}},
       {K::Engine, "/kernel_selection/*/formats/*", "selection-format", {K::Format}},
+      {K::Engine, "/maturity/*/formats/*", "maturity-of", {K::Format}},
+      {K::Model, "/releases/*/format", "released-as", {K::Format}},
       {K::Matrix, "/engine", "matrix-of", {K::Engine}},
       {K::Matrix, "/columns/*/formats/*", "column-format", {K::Format}},
       {K::Matrix, "/columns/*/kernel", "column-kernel", {K::Kernel}},
@@ -57,6 +60,7 @@ std::vector<ReferenceField> build() {
   add(selector_fields(K::Kernel, "/runs_on", "runs-on"));
   add(selector_fields(K::Engine, "/runs_on", "runs-on"));
   add(selector_fields(K::Engine, "/kernel_selection/*/when", "selection-target"));
+  add(selector_fields(K::Engine, "/maturity/*/when", "maturity-target"));
   add(selector_fields(K::Matrix, "/rows/*/match", "row-target"));
   add(selector_fields(K::Matrix, "/uncovered/*/match", "uncovered-target"));
   add(selector_fields(K::Gotcha, "/applies/targets", "applies-to-target"));

@@ -47,6 +47,10 @@ std::string warning_text(const ojson& w, const Style& st) {
 
 std::string format_on(const ojson& j, const Style& st) {
   std::string parts = j["parts"].empty() ? "no part recorded" : join(j["parts"]);
+  if (j["parts"].size() > 4) {  // a whole generation: name a few, count the rest (JSON lists them all)
+    ojson few(j["parts"].begin(), j["parts"].begin() + 3);
+    parts = fmt::format("{} and {} more", join(few), j["parts"].size() - 3);
+  }
   std::string out = fmt::format("{} — {}\nOn {} ({}):   verdict: {}\n", st.bold(j["format"].get<std::string>()),
                                 j["name"].get<std::string>(), j["target"].get<std::string>(), parts,
                                 verdict_tag(j["verdict"], st));

@@ -1,4 +1,9 @@
-// recommend as text and as Markdown, from its JSON result.
+// recommend as text and as Markdown, from its JSON result. Rows that differ only
+// by engine are one row; each warning is printed once, naming the rows it
+// applies to; warnings that hold only under a condition the user has not stated
+// collapse to one line unless -v.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "qsel/report/advice_report.h"
@@ -16,10 +21,75 @@ std::string capacity(const ojson& v) { return v.is_number() ? fmt::format("{:g} 
 
 std::string tbs(const ojson& gbs) { return gbs.is_number() ? fmt::format("{:.2f} TB/s", gbs.get<double>() / 1000) : "bandwidth unknown"; }
 
-std::string ceiling(const ojson& c) {
+double ceiling_value(const ojson& c) {
   double m = c.value("decode_ceiling_tok_s", 0.0), k = c.value("compute_ceiling_tok_s", 0.0);
-  double v = k > 0 && m > 0 ? std::min(m, k) : m;
+  return k > 0 && m > 0 ? std::min(m, k) : m;
+}
+
+std::string ceiling(const ojson& c) {
+  double v = ceiling_value(c);
   return v > 0 ? fmt::format("~{:.0f} tok/s", v) : "-";
+}
+
+std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
+
+// Candidates that differ only by engine, adjacent in the ranking, share a row.
+struct Group {
+  std::vector<std::size_t> members;  // indexes into candidates
+};
+
+std::string group_key(const ojson& c) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", c["format"].dump(), c["kernel"].dump(), c["path"].dump(),
+                     c.value("weights_gb", ojson()).dump(), c.value("kv_cache_gb", ojson()).dump(), c.value("fits", ojson()).dump(),
+                     ceiling(c), c["contested"].dump(), c.value("kv_dtype", ojson()).dump());
+}
+
+std::vector<Group> groups_of(const ojson& cands) {
+  std::vector<Group> out;
+  std::string last;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    std::string k = group_key(cands[i]);
+    if (out.empty() || k != last) out.push_back({});
+    out.back().members.push_back(i);
+    last = k;
+  }
+  return out;
+}
+
+// "1", "2-4": the ranks of a group (members are consecutive).
+std::string rank_label(const Group& g) {
+  std::size_t a = g.members.front() + 1, b = g.members.back() + 1;
+  return a == b ? std::to_string(a) : fmt::format("{}-{}", a, b);
+}
+
+// "#1-3, #6": a set of 0-based ranks, runs collapsed.
+std::string ranks_text(const std::vector<std::size_t>& ranks) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    parts.push_back(i == j ? fmt::format("#{}", ranks[i] + 1) : fmt::format("#{}-{}", ranks[i] + 1, ranks[j] + 1));
+    i = j + 1;
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// At most three engine names in a cell; the rest are counted (JSON lists them all).
+std::string engines_of(const ojson& cands, const Group& g) {
+  std::vector<std::string> names;
+  for (auto i : g.members) names.push_back(cell_text(cands[i]["engine"]));
+  if (names.size() <= 3) return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("{} +{}", fmt::join(names.begin(), names.begin() + 3, ", "), names.size() - 3);
+}
+
+std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st) {
+  const ojson& c = cands[g.members.front()];
+  bool fits = c.value("fits", true);
+  std::string fit = c.contains("fits") ? (fits ? st.green("yes") : st.red("no")) : "-";
+  std::string path = c["path"].get<std::string>() + (c["contested"].get<bool>() ? "?" : "");
+  return {rank_label(g), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
+          engines_of(cands, g), cell_text(c["kernel"]), path, gb(c.value("weights_gb", ojson())),
+          gb(c.value("kv_cache_gb", ojson())), gb(c.value("total_gb", ojson())), fit, ceiling(c), c["evidence_grade"]};
 }
 
 std::string header(const ojson& r) {
@@ -31,56 +101,107 @@ std::string header(const ojson& r) {
   const auto& q = r["query"];
   std::string model = fmt::format("Model  {}; context {}, batch {}", r["model"]["description"].get<std::string>(),
                                   q["context"].get<long>(), q["batch"].get<int>());
-  std::string engines = q["engines"].empty() ? "every engine" : fmt::format("{}", fmt::join(q["engines"].get<std::vector<std::string>>(), ", "));
-  std::string serving = fmt::format("Query  {}; KV cache {}; speculative decoding {}; prefix caching {}{}", engines,
-                                    q["kv_cache"].get<std::string>(), q["spec_decode"].get<std::string>(),
-                                    q["prefix_caching"].get<bool>() ? "on" : "off", q["portable"].get<bool>() ? "; portable" : "");
+  std::string engines = q["engines"].empty() ? "every engine" : fmt::format("{}", fmt::join(strings(q["engines"]), ", "));
+  std::string serving = fmt::format("Query  objective {}; {}; KV cache {}; speculative decoding {}; prefix caching {}{}",
+                                    q["objective"].get<std::string>(), engines, q["kv_cache"].get<std::string>(),
+                                    q["spec_decode"].get<std::string>(), q["prefix_caching"].get<bool>() ? "on" : "off",
+                                    q["portable"].get<bool>() ? "; portable" : "");
   return gpu + "\n" + model + "\n" + serving + "\n";
-}
-
-std::vector<std::string> row(const ojson& c, const Style& st) {
-  bool fits = c.value("fits", true);
-  std::string fit = c.contains("fits") ? (fits ? st.green("yes") : st.red("no")) : "-";
-  std::string path = c["path"].get<std::string>() + (c["contested"].get<bool>() ? "?" : "");
-  return {std::to_string(c["rank"].get<std::size_t>()), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
-          cell_text(c["engine"]), cell_text(c["kernel"]), path, gb(c.value("weights_gb", ojson())),
-          gb(c.value("kv_cache_gb", ojson())), gb(c.value("total_gb", ojson())), fit, ceiling(c), c["evidence_grade"]};
 }
 
 std::string section(const std::string& title, const std::vector<std::string>& lines, const Style& st) {
   if (lines.empty()) return "";
   std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    out += fmt::format("{:<10} {}\n", i == 0 ? st.bold(title) + std::string(title.size() < 10 ? 0 : 0, ' ') : "", lines[i]);
-  return out;
-}
-
-std::string warning_line(const ojson& w, std::size_t rank, const Style& st) {
-  std::string tag = severity_text(w, st);
-  std::string cond = w.contains("condition") ? fmt::format(" — if {}", w["condition"].get<std::string>()) : "";
-  return fmt::format("#{} {}  {}{} [{}]", rank, tag, w["message"].get<std::string>(), cond, w["id"].get<std::string>());
-}
-
-std::vector<std::string> warnings_of_top(const ojson& cands, std::size_t top, const Style& st) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < cands.size() && i < std::min<std::size_t>(top, 3); ++i)
-    for (const auto& w : cands[i]["warnings"]) out.push_back(warning_line(w, i + 1, st));
-  return out;
-}
-
-std::vector<std::string> exclusions(const ojson& r) {
-  std::vector<std::string> out;
-  for (const auto& e : r["excluded"]) {
-    std::string who = e["engine"].is_null() ? e["format"].get<std::string>()
-                                             : fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
-    std::string rule = e["rule"];
-    rule[0] = 'R';
-    out.push_back(fmt::format("{} — {}: {}", who, rule.replace(4, 1, " "), e["reason"].get<std::string>()));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string label = i == 0 ? title : "";
+    out += st.bold(label) + std::string(label.size() < 10 ? 10 - label.size() : 0, ' ') + " " + lines[i] + "\n";
   }
   return out;
 }
 
-std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
+struct SeenWarning {
+  ojson warning;
+  std::vector<std::size_t> ranks;
+};
+
+// Every warning of the shown rows once, in order of first appearance.
+std::vector<SeenWarning> shown_warnings(const ojson& cands, std::size_t shown) {
+  std::vector<SeenWarning> out;
+  std::map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < cands.size() && i < shown; ++i)
+    for (const auto& w : cands[i]["warnings"]) {
+      std::string key = w["id"].get<std::string>() + "\n" + w["message"].get<std::string>();
+      auto [it, fresh] = at.emplace(key, out.size());
+      if (fresh) out.push_back({w, {}});
+      out[it->second].ranks.push_back(i);
+    }
+  return out;
+}
+
+std::vector<std::string> warning_lines(const ojson& cands, std::size_t shown, const Style& st, bool verbose) {
+  std::vector<std::string> now, conditional;
+  std::vector<std::string> conditions;
+  for (const auto& s : shown_warnings(cands, shown)) {
+    const ojson& w = s.warning;
+    std::string line = fmt::format("{}  {} [{}] — {}", severity_text(w, st), w["message"].get<std::string>(),
+                                   w["id"].get<std::string>(), ranks_text(s.ranks));
+    if (!w.contains("condition")) {
+      now.push_back(line);
+      continue;
+    }
+    conditional.push_back(line + " — if " + w["condition"].get<std::string>());
+    std::string cond = w["condition"];
+    if (std::find(conditions.begin(), conditions.end(), cond) == conditions.end()) conditions.push_back(cond);
+  }
+  if (verbose) now.insert(now.end(), conditional.begin(), conditional.end());
+  else if (!conditional.empty())
+    now.push_back(st.dim(fmt::format("{} more apply only if {} (conditions not stated; -v or --format json lists them)",
+                                     conditional.size(), fmt::join(conditions, "; or "))));
+  return now;
+}
+
+std::string rule_label(const std::string& id) {
+  if (id.rfind("rule-", 0) == 0) return "Rule " + id.substr(5);
+  return id;
+}
+
+std::vector<std::string> exclusions(const ojson& r, bool verbose) {
+  std::vector<std::string> out;
+  std::map<std::string, std::vector<std::string>> not_choices;  // Rule 7, one line per reason
+  for (const auto& e : r["excluded"]) {
+    if (e["rule"] == "rule-7" && !verbose && e["engine"].is_null()) {
+      not_choices[e["reason"]].push_back(e["format"]);
+      continue;
+    }
+    std::string who = e["engine"].is_null() ? e["format"].get<std::string>()
+                      : e["format"].is_null() ? e["engine"].get<std::string>()
+                                                : fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
+    out.push_back(fmt::format("{} — {}: {}", who, rule_label(e["rule"]), e["reason"].get<std::string>()));
+  }
+  for (const auto& [reason, formats] : not_choices)
+    out.insert(out.begin(), fmt::format("{} — Rule 7: {}", fmt::join(formats, ", "), reason));
+  return out;
+}
+
+std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_t shown) {
+  std::vector<std::string> out = strings(r["unknowns"]);
+  std::map<std::string, std::vector<std::size_t>> conflicts;
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < cands.size() && i < shown; ++i)
+    for (const auto& c : cands[i]["conflicts"]) {
+      if (!conflicts.count(c)) order.push_back(c);
+      conflicts[c].push_back(i);
+    }
+  for (const auto& c : order) out.push_back(fmt::format("{}: {}", ranks_text(conflicts[c]), c));
+  return out;
+}
+
+// The rows shown: the first `top` rows (groups), as a count of candidates.
+std::size_t shown_candidates(const std::vector<Group>& groups, std::size_t top) {
+  std::size_t n = 0;
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g) n += groups[g].members.size();
+  return n;
+}
 
 }  // namespace
 
@@ -90,26 +211,24 @@ std::string severity_text(const ojson& w, const Style& st) {
   return w["silent"].get<bool>() ? tag + " (silent)" : tag;
 }
 
-std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top) {
+std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r) + "\n";
   const auto& cands = r["candidates"];
+  auto groups = groups_of(cands);
+  std::size_t shown = shown_candidates(groups, top);
   Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode ceiling", "evidence"});
-  for (std::size_t i = 0; i < cands.size() && i < top; ++i) t.add(row(cands[i], st));
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   out += t.render(1);
-  if (cands.size() > top) out += st.dim(fmt::format(" … {} more (--all, or --format json)\n", cands.size() - top));
+  if (cands.size() > shown) out += st.dim(fmt::format(" … {} more (--all, or --format json)\n", cands.size() - shown));
   out += "\n";
   if (!cands.empty()) {
     std::vector<std::string> why = strings(cands[0]["why"]);
-    if (!cands[0]["evidence"].empty())
-      why.push_back(fmt::format("[{}]", fmt::join(strings(cands[0]["evidence"]), ", ")));
+    if (!cands[0]["evidence"].empty()) why.push_back(fmt::format("[{}]", fmt::join(strings(cands[0]["evidence"]), ", ")));
     out += section("Why #1", why, st);
   }
-  out += section("Warnings", warnings_of_top(cands, top, st), st);
-  out += section("Excluded", exclusions(r), st);
-  std::vector<std::string> unknowns = strings(r["unknowns"]);
-  for (std::size_t i = 0; i < cands.size() && i < top; ++i)
-    for (const auto& c : cands[i]["conflicts"]) unknowns.push_back(fmt::format("#{} {}", i + 1, c.get<std::string>()));
-  out += section("Unknowns", unknowns, st);
+  out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
+  out += section("Excluded", exclusions(r, verbose), st);
+  out += section("Unknowns", unknowns(r, cands, shown), st);
   std::vector<std::string> notes = strings(r["notes"]);
   for (const auto& n : strings(r["model"]["notes"])) notes.push_back(n);
   if (!cands.empty() && cands[0].contains("memory_notes"))
@@ -123,30 +242,30 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   return out;
 }
 
-std::string render_recommend_markdown(const ojson& r, std::size_t top) {
+std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verbose) {
   Style plain;
   std::string out = "# qsel recommendation\n\n";
   const auto& a = r["accelerator"];
   out += fmt::format("- **GPU**: {} ({}, {})\n", a["name"].get<std::string>(), a["id"].get<std::string>(), a["target"].get<std::string>());
   out += fmt::format("- **Model**: {}\n", r["model"]["description"].get<std::string>());
-  out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}\n\n", r["query"]["context"].get<long>(),
-                     r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>());
+  out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
+                     r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
   out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode ceiling | evidence |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto& cands = r["candidates"];
-  for (std::size_t i = 0; i < cands.size() && i < top; ++i) {
-    auto cells = row(cands[i], plain);
-    out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";
-  }
+  auto groups = groups_of(cands);
+  std::size_t shown = shown_candidates(groups, top);
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g)
+    out += "| " + fmt::format("{}", fmt::join(row(cands, groups[g], plain), " | ")) + " |\n";
   auto list = [&](const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out += fmt::format("\n## {}\n\n", title);
     for (const auto& l : lines) out += "- " + l + "\n";
   };
   if (!cands.empty()) list("Why #1", strings(cands[0]["why"]));
-  list("Warnings", warnings_of_top(cands, top, plain));
-  list("Excluded", exclusions(r));
-  list("Unknowns", strings(r["unknowns"]));
+  list("Warnings", warning_lines(cands, shown, plain, verbose));
+  list("Excluded", exclusions(r, verbose));
+  list("Unknowns", unknowns(r, cands, shown));
   list("Notes", strings(r["notes"]));
   if (!cands.empty()) list("After deploying, verify (Rule 2)", strings(cands[0]["checks"]));
   return out;

@@ -53,7 +53,9 @@ ojson accelerator_json(const Query& q) {
 ojson candidate_json(const Candidate& c, std::size_t rank) {
   ojson j = {{"rank", rank}, {"format", c.format->id}, {"format_name", c.format->name}, {"regime", c.format->str("regime")},
              {"engine", c.engine ? ojson(c.engine->id) : ojson()}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()},
-             {"path", c.path}};
+             {"path", c.path}, {"maturity", c.maturity}, {"shipped", c.shipped},
+             {"release", c.release.empty() ? ojson() : ojson(c.release)}};
+  if (!c.maturity_reason.empty()) j["maturity_reason"] = c.maturity_reason;
   if (c.memory) memory_json(*c.memory, j);
   j["rules"] = c.rules;
   j["why"] = c.why;
@@ -75,14 +77,14 @@ ojson recommend_json(const Deliberation& d) {
   ojson j;
   j["accelerator"] = accelerator_json(q);
   j["model"] = model_json(*q.model);
-  j["query"] = {{"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
+  j["query"] = {{"objective", q.objective}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
                 {"flags", q.extra_flags}};
   j["candidates"] = ojson::array();
   for (std::size_t i = 0; i < d.candidates.size(); ++i) j["candidates"].push_back(candidate_json(d.candidates[i], i + 1));
   j["excluded"] = ojson::array();
   for (const auto& e : d.excluded)
-    j["excluded"].push_back({{"format", e.format}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
+    j["excluded"].push_back({{"format", e.format.empty() ? ojson() : ojson(e.format)}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
                              {"reason", e.reason}, {"evidence", e.evidence}});
   j["unknowns"] = d.unknowns;
   j["notes"] = d.notes;

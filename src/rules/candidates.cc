@@ -1,6 +1,8 @@
 // The starting set: every (format, engine) pair where the engine runs on the
-// target and serves the format, plus the unquantized baseline. A part that no
-// format record lists at all keeps only the baseline (nothing invented).
+// target and serves the format, and every engine's unquantized baseline. What
+// runs is decided later from kernels and target dtypes, never from a format
+// record's support lists (Rule 1), so a part no list names still gets answers —
+// and the answer says the lists are silent about it.
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
@@ -27,49 +29,54 @@ bool listed_anywhere(const Graph& g, const std::string& accelerator) {
   return false;
 }
 
-bool quantization_unrecorded(const Deliberation& d) {
-  auto ps = parts_of(d);
-  if (ps.empty()) return false;
-  for (const Record* a : ps)
-    if (listed_anywhere(d.graph, a->id)) return false;
-  return true;
-}
-
 std::string part_names(const Deliberation& d) {
   std::vector<std::string> ids;
   for (const Record* a : parts_of(d)) ids.push_back(a->id);
   return fmt::format("{}", fmt::join(ids, ", "));
 }
 
+// Models are served in bf16 where the target has it; fp16 is the same row again
+// there, so it is offered only where bf16 is missing (or when asked for by name).
+// A bf16 row on a target without bf16 is kept so Rule 2 can say why it does not run.
+bool offer_baseline(const Deliberation& d, const Record& f) {
+  if (!d.query.formats.empty() || f.str("compute_dtype") == "bf16") return true;
+  return !rule_util::target_has_dtype(*d.query.target, "bf16");
+}
+
 }  // namespace
 
 void enumerate_candidates(Deliberation& d) {
   const Query& q = d.query;
-  bool unrecorded = quantization_unrecorded(d);
+  std::vector<const Record*> engines;
+  for (const Record* e : d.graph.of_kind(Kind::Engine))
+    if (wanted(q.engines, e->id) && rule_util::engine_runs_on(*e, *q.target)) engines.push_back(e);
+  if (engines.empty()) {
+    d.unknowns.push_back(fmt::format("no engine record runs on {} ({}{}): the records cannot say how to serve a model there",
+                                     q.target->id, q.target->str("platform"), q.engines.empty() ? "" : ", among the engines asked for"));
+    return;
+  }
   for (const Record* f : d.graph.of_kind(Kind::Format)) {
     if (!weight_format(*f) || !wanted(q.formats, f->id)) continue;
     if (f->data.value("moe", false) && q.model && !q.model->moe()) continue;  // MoE-only formats need experts
-    if (rule_util::is_baseline(*f)) {
-      Candidate c;
-      c.format = f;
-      c.path = "native";
-      c.why.push_back("the unquantized reference every comparison is measured against");
-      d.candidates.push_back(std::move(c));
-      continue;
-    }
-    for (const Record* e : d.graph.of_kind(Kind::Engine)) {
-      if (!wanted(q.engines, e->id) || !rule_util::engine_runs_on(*e, *q.target)) continue;
-      if (!contains(served_formats(*e), f->id)) continue;
-      if (unrecorded) continue;
+    bool baseline = rule_util::is_baseline(*f);
+    if (baseline && !offer_baseline(d, *f)) continue;
+    for (const Record* e : engines) {
+      bool serves = baseline ? e->data.value("unquantized", true) : contains(served_formats(*e), f->id);
+      if (!serves) continue;
       Candidate c;
       c.format = f;
       c.engine = e;
+      if (baseline) c.why.push_back("the unquantized reference every comparison is measured against");
       d.candidates.push_back(std::move(c));
     }
   }
-  if (unrecorded)
-    d.unknowns.push_back(fmt::format("no format record lists {} in native_support or emulated_support: its quantization "
-                                     "support is unrecorded, so only the unquantized baseline is offered", part_names(d)));
+  auto parts = parts_of(d);
+  bool listed = false;
+  for (const Record* a : parts) listed = listed || listed_anywhere(d.graph, a->id);
+  if (!parts.empty() && !listed)
+    d.unknowns.push_back(fmt::format("no format record lists {} in native_support or emulated_support (a gap in the "
+                                     "census, not a finding): what runs there comes from engine kernel selection only",
+                                     part_names(d)));
 }
 
 }  // namespace qsel

@@ -21,6 +21,7 @@ std::vector<const Record*> formats_where(const Graph& g, bool (*pred)(const Reco
 
 std::vector<const Record*> matrices(const Graph& g) { return g.of_kind(Kind::Matrix); }
 std::vector<const Record*> engines(const Graph& g) { return g.of_kind(Kind::Engine); }
+std::vector<const Record*> models(const Graph& g) { return g.of_kind(Kind::Model); }
 std::vector<const Record*> preferring(const Graph& g) {
   return formats_where(g, [](const Record& f) { return f.data.contains("preferred_over") || f.data.value("portable", false); });
 }
@@ -46,8 +47,10 @@ const std::vector<SelectionRule>& selection_rules() {
   // Statements and examples live in docs/rules/<id>.md (embedded): no record id here.
   static const std::vector<SelectionRule> table = {
       {"rule-7", "Non-post-training families are not choices", apply_rule7, not_choices},
+      {"model-support", "An engine must implement the model's architecture", apply_model_support, engines},
       {"rule-1", "A format record tells you what exists, not what runs", apply_rule1, matrices},
       {"rule-2", "Verify which kernel is actually running", apply_rule2, engines},
+      {"releases", "The format a model ships in comes first", apply_releases, models},
       {"rule-4", "W4A16: group size is the scheme, the kernel is chosen for you", apply_rule4, w4a16},
       {"memory", "Memory fit and decode ceiling", compute_memory, nullptr},
       {"rule-5", "GGUF: match bits per weight, not a quant name", apply_rule5, gguf},

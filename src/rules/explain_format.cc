@@ -55,18 +55,34 @@ ojson benchmarks(const Graph& g, const Record& f) {
   return out;
 }
 
+// Every matrix's cells for this format on this target, "." cells included: the
+// contract lists each engine's cell whether or not the engine made a candidate.
+ojson all_cells(const Graph& g, const Record& f, const Record& t, const std::vector<std::string>& engines) {
+  ojson out = ojson::array();
+  for (const Record* m : g.of_kind(Kind::Matrix)) {
+    std::string engine = m->str("engine");
+    if (!engines.empty() && !contains(engines, engine)) continue;
+    auto r = rule_util::read_matrix_cells(*m, f, t, engine);
+    for (const auto* cells : {&r.yes, &r.no})
+      for (const auto& c : *cells) {
+        ojson cell = {{"matrix", c.matrix}, {"engine", c.engine}, {"cell", c.cell}, {"row", c.row}, {"column", c.column}};
+        if (!c.note.empty()) cell["note"] = c.note;
+        out.push_back(cell);
+      }
+  }
+  return out;
+}
+
 // Other '.' cells in the matrix rows that cover the target: what else this part lacks.
 ojson also_missing(const Graph& g, const Record& t, const std::vector<std::string>& engines) {
   ojson out = ojson::array();
   for (const Record* m : g.of_kind(Kind::Matrix)) {
     if (!engines.empty() && !contains(engines, m->str("engine"))) continue;
-    for (const auto& row : m->data["rows"]) {
-      if (!selector_matches(row["match"], t)) continue;
-      for (const auto& col : m->data["columns"])
-        if (row["cells"].value(col["key"].get<std::string>(), std::string(".")) == ".")
-          out.push_back({{"matrix", m->id}, {"engine", m->str("engine")}, {"column", col["label"]}});
-      break;
-    }
+    const json* row = rule_util::covering_row(*m, t);
+    if (!row) continue;
+    for (const auto& col : m->data["columns"])
+      if ((*row)["cells"].value(col["key"].get<std::string>(), std::string(".")) == ".")
+        out.push_back({{"matrix", m->id}, {"engine", m->str("engine")}, {"column", col["label"]}});
   }
   return out;
 }
@@ -113,14 +129,13 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["verdict_reasons"] = v.reasons;
   j["format_record"] = format_lists(d, f);
   j["engines"] = engine_lines(d, f);
-  j["matrix_cells"] = ojson::array();
+  j["matrix_cells"] = all_cells(g, f, t, engines);
   j["kernels"] = ojson::array();
   j["conflicts"] = ojson::array();
   j["gotchas"] = ojson::array();
   j["warnings"] = ojson::array();
   for (const auto& c : d.candidates) {
     if (c.format != &f || !c.engine) continue;
-    for (const auto& m : c.cells) j["matrix_cells"].push_back({{"matrix", m.matrix}, {"engine", m.engine}, {"cell", m.cell}, {"row", m.row}, {"column", m.column}});
     if (c.kernel) j["kernels"].push_back({{"engine", c.engine->id}, {"kernel", c.kernel->id}, {"path", c.path}});
     for (const auto& w : c.warnings) add_warning(j, w, c.engine->id);
   }

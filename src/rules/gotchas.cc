@@ -48,6 +48,7 @@ bool attention_holds(const json& applies, const Query& q, std::string& condition
 int severity_rank(const std::string& s) { return s == "blocker" ? 0 : s == "major" ? 1 : 2; }
 
 std::optional<Warning> match_gotcha(const Graph& g, const Record& gotcha, const GotchaScope& s, const Query& q) {
+  if (gotcha.str("audience") == "curator") return {};  // a note for curators never reaches a deployer's answer
   const json& a = gotcha.data.value("applies", json::object());
   if (!listed(a, "formats", s.format) || !listed(a, "engines", s.engine) || !listed(a, "kernels", s.kernel)) return {};
   if (a.contains("regimes") && (!s.format || !contains(a["regimes"].get<std::vector<std::string>>(), s.format->str("regime"))))

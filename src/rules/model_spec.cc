@@ -67,6 +67,12 @@ std::string architecture_summary(const ModelSpec& m) {
 
 }  // namespace
 
+const Release* ModelSpec::shipped() const {
+  for (const auto& r : releases)
+    if (r.primary) return &r;
+  return nullptr;
+}
+
 double ModelSpec::embedding_params_b() const {
   return static_cast<double>(vocab) * hidden * (tied_embeddings ? 1 : 2) / 1e9;
 }
@@ -105,6 +111,10 @@ ModelSpec model_from_record(const Record& r) {
     m.experts = int_field(d["moe"], "experts");
     m.active_experts = int_field(d["moe"], "active_experts");
   }
+  m.architecture = d.value("architecture", std::string());
+  for (const auto& rel : d.value("releases", json::array()))
+    m.releases.push_back({rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false),
+                          rel.value("official", true)});
   std::string shape = m.moe() ? fmt::format("{} MoE ({} active)", size_label(m.params_b), size_label(m.active_params_b))
                               : fmt::format("{} dense", size_label(m.params_b));
   m.description = fmt::format("{}, {} ({})", shape, r.id, architecture_summary(m));
@@ -130,6 +140,7 @@ ModelSpec model_from_size(const Graph& g, const std::string& raw) {
   ModelSpec m = model_from_record(*ref);
   m.origin = "reference";
   m.id.clear();
+  m.releases.clear();  // another model's releases say nothing about this one
   double ratio = s.total / m.params_b;
   m.params_b = s.total;
   m.active_params_b = s.active > 0 ? s.active : (m.moe() ? m.active_params_b * ratio : s.total);

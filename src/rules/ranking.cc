@@ -1,9 +1,17 @@
-// Ranking: candidates that fit first; then those without an unconditional
-// blocker, uncontested, not emulated; then the rank tier the rules set (Rule 3);
-// then the roofline ceiling (bytes decide at batch 1, compute joins at large
-// batch); then the grade of the format's quality evidence.
+// Ranking under a stated objective. Every objective starts with: fits, and no
+// unconditional blocker. Then:
+//   quality (default) — the format the model ships in; the highest precision
+//     tier (16 > 8 > 6 > 5 > 4 > 3 > 2 > 1 bits); uncontested; native before
+//     dequant before emulated; mainline serving paths; Rule 3; serving engines;
+//     the publisher's own checkpoint; the decode ceiling.
+//   speed — uncontested; native before dequant before emulated; mainline; 4 bits
+//     or more; the decode ceiling; then the quality order.
+//   memory — uncontested; mainline; the smallest total memory; then quality.
+// Doc 23 §9.1: there is no cost-per-quality ranking between formats, so none is
+// invented inside a tier; ties fall to measured facts (bytes, evidence grade).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -13,8 +21,6 @@
 
 namespace qsel {
 namespace {
-
-using nlohmann::json;
 
 int grade_rank(const std::string& g) {
   static const std::vector<std::string> order = {"controlled", "paper", "vendor-claim", "derived", "anecdotal"};
@@ -42,28 +48,65 @@ double ceiling(const Candidate& c) {
   return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
-// Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+):
-// such candidates rank after every fitting candidate of 4 bits or more.
-constexpr double kQualityFloorBpw = 3.95;
+// The precision tier in bits: the format's weight bits, or its sized bpw when
+// it has none (mixtures, EXL2). 0 when nothing says.
+int tier(const Candidate& c) {
+  double bits = c.format->data.value("weight_bits", nlohmann::json()).is_number() ? c.format->data["weight_bits"].get<double>()
+                : c.memory ? c.memory->bpw : 0;
+  if (bits >= 16) return 16;
+  if (bits >= 8) return 8;
+  return bits > 0 ? static_cast<int>(std::floor(bits)) : 0;
+}
 
+// Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+).
 bool below_quality_floor(const Candidate& c) {
-  double bpw = c.memory ? c.memory->bpw : c.format->data.value("weight_bits", 16.0);
-  return bpw > 0 && bpw < kQualityFloorBpw;
+  int t = tier(c);
+  return t > 0 && t < 4;
 }
 
-// Ceilings within 5% of each other are a tie: the model is not that precise.
-int ceiling_bucket(const Candidate& c) {
-  double v = ceiling(c);
-  return v > 0 ? -static_cast<int>(std::floor(std::log(v) / std::log(1.05))) : 0;
+int path_rank(const std::string& p) { return p == "native" ? 0 : p == "dequant" ? 1 : 2; }
+
+int maturity_rank(const std::string& m) {
+  static const std::vector<std::string> order = {"mainline", "plugin", "experimental", "deprecated"};
+  auto it = std::find(order.begin(), order.end(), m);
+  return static_cast<int>(it - order.begin());
 }
 
-auto sort_key(const Candidate& c) {
-  bool fits = !c.memory || c.memory->fits;
+// Serving engines (continuous batching, paged KV) before local runners before libraries.
+int role_rank(const Candidate& c) {
+  static const std::vector<std::string> order = {"serving", "local", "library", "research"};
+  std::string role = c.engine ? c.engine->str("role") : "";
+  auto it = std::find(order.begin(), order.end(), role);
+  return static_cast<int>(it - order.begin());
+}
+
+// Values within 5% of each other are a tie: the model is not that precise.
+int bucket(double v, bool descending) {
+  if (v <= 0) return descending ? 0 : std::numeric_limits<int>::max();
+  int b = static_cast<int>(std::floor(std::log(v) / std::log(1.05)));
+  return descending ? -b : b;
+}
+
+using Key = std::vector<long>;
+
+Key quality_key(const Candidate& c) {
   bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
-  return std::make_tuple(!fits, has_blocker(c), c.contested(), c.path == "emulated", c.rank_tier, below_quality_floor(c),
-                         lower_bound, ceiling_bucket(c), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))),
-                         c.cells.empty(), !tensor_cores, c.format->id, c.engine ? c.engine->id : std::string());
+  return {!c.shipped, -tier(c), c.contested(), path_rank(c.path), maturity_rank(c.maturity), c.rank_tier, role_rank(c),
+          c.release.empty(), lower_bound, bucket(ceiling(c), true),
+          grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(), !tensor_cores};
+}
+
+Key objective_key(const Candidate& c, const std::string& objective) {
+  bool fits = !c.memory || c.memory->fits;
+  Key k = {!fits, has_blocker(c)};
+  Key q = quality_key(c);
+  if (objective == "speed")
+    k.insert(k.end(), {c.contested(), path_rank(c.path), maturity_rank(c.maturity), below_quality_floor(c), bucket(ceiling(c), true)});
+  else if (objective == "memory")
+    k.insert(k.end(), {c.contested(), maturity_rank(c.maturity), bucket(c.memory ? c.memory->total_gb : 0, false)});
+  k.insert(k.end(), q.begin(), q.end());
+  return k;
 }
 
 // Facts that record the accuracy cost of a regime (cited on sub-4-bit candidates).
@@ -75,6 +118,20 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
   return out;
 }
 
+std::string objective_statement(const std::string& objective) {
+  std::string quality = "the format the model ships in, precision tier (16 > 8 > 6 > 5 > 4 > 3 > 2 bits), uncontested, "
+                        "native > dequant > emulated, mainline serving path, Rule 3, serving engine, the publisher's own "
+                        "checkpoint, decode ceiling (5% buckets), evidence grade";
+  if (objective == "speed")
+    return "objective speed: fits, no unconditional blocker, uncontested, native > dequant > emulated, mainline serving "
+           "path, 4 bits or more, decode ceiling (5% buckets); ties by quality (" + quality + ")";
+  if (objective == "memory")
+    return "objective memory: fits, no unconditional blocker, uncontested, mainline serving path, smallest total memory "
+           "(5% buckets); ties by quality (" + quality + ")";
+  return "objective quality: fits, no unconditional blocker, " + quality +
+         "; no cost-per-quality ranking exists between formats (doc 23 §9.1), so none is invented inside a tier";
+}
+
 }  // namespace
 
 void rank_candidates(Deliberation& d) {
@@ -82,14 +139,18 @@ void rank_candidates(Deliberation& d) {
     c.evidence_grade = evidence_grade(d.graph, *c.format);
     if (!below_quality_floor(c)) continue;
     auto facts = cost_facts(d.graph, c.format->str("regime"));
-    c.why.push_back(fmt::format("ranked after candidates of 4 bits or more: below 4 bits the recorded accuracy cost jumps{}",
+    c.why.push_back(fmt::format("below 4 bits the recorded accuracy cost jumps{}",
                                 facts.empty() ? "" : fmt::format(" [{}]", fmt::join(facts, ", "))));
     for (const auto& f : facts) rule_util::add_unique(c.evidence, f);
   }
-  d.notes.push_back("ranking: fits, no unconditional blocker, uncontested, not emulated, Rule 3, 4 bits or more, "
-                    "bpw known (not a lower bound), decode ceiling (5% buckets), evidence grade, matrix-confirmed, tensor-core kernel");
-  std::stable_sort(d.candidates.begin(), d.candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return sort_key(a) < sort_key(b); });
+  const std::string& objective = d.query.objective;
+  d.notes.push_back("ranking — " + objective_statement(objective));
+  std::stable_sort(d.candidates.begin(), d.candidates.end(), [&](const Candidate& a, const Candidate& b) {
+    auto ka = objective_key(a, objective), kb = objective_key(b, objective);
+    if (ka != kb) return ka < kb;
+    return std::make_pair(a.format->id, a.engine ? a.engine->id : std::string()) <
+           std::make_pair(b.format->id, b.engine ? b.engine->id : std::string());
+  });
 }
 
 }  // namespace qsel

@@ -13,52 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-struct CellRead {
-  std::vector<MatrixCell> yes, no;
-  bool row_found = false, column_found = false;
-  std::string uncovered_note;
-};
-
-const json* covering_row(const Record& m, const Record& target) {
-  for (const auto& row : m.data["rows"])
-    if (selector_matches(row["match"], target)) return &row;
-  return nullptr;
-}
-
-std::string uncovered_note(const Record& m, const Record& target) {
-  for (const auto& u : m.data.value("uncovered", json::array()))
-    if (selector_matches(u["match"], target)) return u["note"].get<std::string>();
-  return fmt::format("it has no row for {}", target.id);
-}
-
-// A footnote may narrow a cell ("Turing does not support Marlin MXFP4").
-std::string footnote_exclusion(const Record& m, const std::string& cell, const std::string& format) {
-  const json footnotes = m.data.value("footnotes", json::object());
-  for (const auto& [mark, note] : footnotes.items()) {
-    if (cell.find(mark) == std::string::npos || !note.is_object()) continue;
-    const auto& ex = note.value("excludes_formats", json::array());
-    if (std::find(ex.begin(), ex.end(), json(format)) != ex.end()) return note["text"].get<std::string>();
-  }
-  return "";
-}
-
-CellRead read_cells(const Record& m, const Record& format, const Record& target, const std::string& engine) {
-  CellRead r;
-  const json* row = covering_row(m, target);
-  if (!row) { r.uncovered_note = uncovered_note(m, target); return r; }
-  r.row_found = true;
-  for (const auto& col : m.data["columns"]) {
-    const auto& fs = col.value("formats", json::array());
-    if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
-    r.column_found = true;
-    std::string cell = (*row)["cells"].value(col["key"].get<std::string>(), std::string("."));
-    std::string narrowed = footnote_exclusion(m, cell, format.id);
-    MatrixCell mc{m.id, engine, (*row)["label"], col["label"], cell, narrowed};
-    (cell.rfind("Y", 0) == 0 && narrowed.empty() ? r.yes : r.no).push_back(mc);
-  }
-  return r;
-}
-
 std::string refusal(const Record& m, const std::vector<MatrixCell>& no) {
   std::vector<std::string> cols;
   for (const auto& c : no) cols.push_back(c.column + (c.note.empty() ? "" : " (" + c.note + ")"));
@@ -69,7 +23,7 @@ std::string refusal(const Record& m, const std::vector<MatrixCell>& no) {
 bool judge(Deliberation& d, Candidate& c) {
   const Record* m = d.graph.find(c.engine->str("matrix"));
   if (!m) return true;
-  CellRead r = read_cells(*m, *c.format, *d.query.target, c.engine->id);
+  rule_util::CellRead r = rule_util::read_matrix_cells(*m, *c.format, *d.query.target, c.engine->id);
   c.rules.push_back("rule-1");
   c.evidence.push_back(m->id);
   if (!r.row_found) {
@@ -87,6 +41,14 @@ bool judge(Deliberation& d, Candidate& c) {
     c.why.push_back(fmt::format("Rule 1 — {} marks {} {} on {}", m->id, r.yes[0].column, r.yes[0].cell, r.yes[0].row));
     return true;
   }
+  // The matrix says "." but the engine's code serves it here, and the entry read
+  // from the code records the disagreement: kept, contested (Rule 2 cites both).
+  auto pick = rule_util::pick_kernel(d.graph, *c.engine, *c.format, d.query);
+  if (pick.entry && pick.entry->contains("disputed") && (*pick.entry)["disputed"].value("about", "support") == "support") {
+    c.cells = r.no;
+    c.why.push_back(fmt::format("Rule 1 — {} (docs); its code serves it anyway: contested", refusal(*m, r.no)));
+    return true;
+  }
   d.excluded.push_back({c.format->id, c.engine->id, "rule-1", refusal(*m, r.no), {m->id}});
   return false;
 }
@@ -96,7 +58,7 @@ bool judge(Deliberation& d, Candidate& c) {
 void apply_rule1(Deliberation& d) {
   std::vector<Candidate> kept;
   for (auto& c : d.candidates)
-    if (!c.engine || judge(d, c)) kept.push_back(std::move(c));
+    if (!c.engine || rule_util::is_baseline(*c.format) || judge(d, c)) kept.push_back(std::move(c));
   d.candidates = std::move(kept);
 }
 

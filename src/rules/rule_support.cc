@@ -21,6 +21,30 @@ bool target_has_precisions(const Record& target, const Record& format) {
   return true;
 }
 
+bool target_has_dtype(const Record& target, const std::string& dtype) {
+  return contains(target.strings("/tensor_core_precisions"), dtype) || contains(target.strings("/vector_precisions"), dtype);
+}
+
+std::vector<std::string> missing_precisions(const Record& target, const Record& format) {
+  std::vector<std::string> out;
+  auto have = target.strings("/tensor_core_precisions");
+  for (const auto& need : format.strings("/requires_tensor_core"))
+    if (!contains(have, need)) out.push_back(need);
+  return out;
+}
+
+Maturity maturity_of(const Record& engine, const Record& format, const Record& target) {
+  for (const auto& m : engine.data.value("maturity", json::array())) {
+    if (m.contains("formats")) {
+      const auto& fs = m["formats"];
+      if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
+    }
+    if (m.contains("when") && !selector_matches(m["when"], target)) continue;
+    return {m["level"].get<std::string>(), m["reason"].get<std::string>()};
+  }
+  return {};
+}
+
 bool weight_only(const Record& format) { return format.data.value("weight_only", false); }
 
 bool is_baseline(const Record& format) { return format.str("scheme") == "unquantized"; }
@@ -31,9 +55,12 @@ bool engine_runs_on(const Record& engine, const Record& target) {
   return platforms.empty() || contains(platforms, target.str("platform"));
 }
 
-std::vector<std::string> kernel_exclusions(const Record& kernel, const std::string& format, const std::string& target) {
+namespace {
+
+std::vector<std::string> exclusions_of(const Record& kernel, const std::string& format, const std::string& target, bool general_only) {
   std::vector<std::string> out;
   for (const auto& ex : kernel.data.value("excludes", json::array())) {
+    if (general_only && !ex.value("general", false)) continue;
     auto names = [&](const char* key, const std::string& id) {
       if (!ex.contains(key)) return true;
       const auto& l = ex[key];
@@ -44,12 +71,44 @@ std::vector<std::string> kernel_exclusions(const Record& kernel, const std::stri
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> kernel_exclusions(const Record& kernel, const std::string& format, const std::string& target) {
+  return exclusions_of(kernel, format, target, false);
+}
+
 std::vector<std::pair<const Record*, std::string>> exclusions_anywhere(const Graph& g, const std::string& format,
                                                                       const std::string& target) {
   std::vector<std::pair<const Record*, std::string>> out;
   for (const Record* k : g.of_kind(Kind::Kernel))
-    for (const auto& reason : kernel_exclusions(*k, format, target)) out.emplace_back(k, reason);
+    for (const auto& reason : exclusions_of(*k, format, target, true)) out.emplace_back(k, reason);
   return out;
+}
+
+namespace {
+
+bool entry_names(const json& entry, const Record& format) {
+  const auto& fs = entry.value("formats", json::array());
+  if (std::find(fs.begin(), fs.end(), json(format.id)) != fs.end()) return true;
+  const auto& rs = entry.value("regimes", json::array());
+  return std::find(rs.begin(), rs.end(), json(format.str("regime"))) != rs.end();
+}
+
+}  // namespace
+
+KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& format, const Query& q) {
+  if (!engine.data.contains("kernel_selection")) return {};
+  for (const auto& entry : engine.data.at("kernel_selection")) {  // by reference: the pick points into the record
+    if (!entry_names(entry, format)) continue;
+    if (entry.contains("when") && !selector_matches(entry["when"], *q.target)) continue;
+    std::string unknown;
+    if (entry.contains("flags") && (!flags_hold(entry["flags"], q, &unknown) || !unknown.empty())) continue;
+    const Record* k = g.find(entry["kernel"].get<std::string>());
+    if (!k || !selector_matches(k->data.value("runs_on", json::object()), *q.target)) continue;
+    if (!kernel_exclusions(*k, format.id, q.target->id).empty()) continue;
+    return {k, &entry};
+  }
+  return {};
 }
 
 bool flags_hold(const json& flags, const Query& q, std::string* condition) {

@@ -17,6 +17,10 @@ void add_unique(std::vector<std::string>& v, const std::string& s);
 
 // The target has every tensor-core precision the format needs natively.
 bool target_has_precisions(const Record& target, const Record& format);
+// The target computes `dtype` natively, in its matrix units or outside them.
+bool target_has_dtype(const Record& target, const std::string& dtype);
+// The precisions a format needs that the target's matrix units lack ("fp8").
+std::vector<std::string> missing_precisions(const Record& target, const Record& format);
 bool weight_only(const Record& format);
 bool is_baseline(const Record& format);
 
@@ -25,9 +29,37 @@ bool engine_runs_on(const Record& engine, const Record& target);
 
 // A kernel record's exclusions that name this format on this target, as reasons.
 std::vector<std::string> kernel_exclusions(const Record& kernel, const std::string& format, const std::string& target);
-// Every kernel record in the corpus that excludes this format on this target: "kernel-id: reason".
+// Every kernel record's general exclusion of this format on this target (a fact
+// about every kernel built a certain way, such as sm100a binaries): "kernel-id: reason".
 std::vector<std::pair<const Record*, std::string>> exclusions_anywhere(const Graph& g, const std::string& format,
                                                                       const std::string& target);
+
+// How mature the engine's path for this format on this target is (engine `maturity`):
+// the first entry that names the format (or every format) and matches the target.
+struct Maturity {
+  std::string level = "mainline";
+  std::string reason;
+};
+Maturity maturity_of(const Record& engine, const Record& format, const Record& target);
+
+// The kernel an engine picks for a format on the query's target: the first
+// kernel_selection entry whose format, target, flags and kernel all hold.
+// Entries that need a flag the query cannot observe are passed over.
+struct KernelPick {
+  const Record* kernel = nullptr;
+  const nlohmann::json* entry = nullptr;
+};
+KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& format, const Query& q);
+
+// A matrix's say about one format on one target: the Y cells and the others
+// (".", or a Y a footnote narrows), or why the matrix does not cover the target.
+struct CellRead {
+  std::vector<MatrixCell> yes, no;
+  bool row_found = false, column_found = false;
+  std::string uncovered_note;
+};
+const nlohmann::json* covering_row(const Record& matrix, const Record& target);
+CellRead read_matrix_cells(const Record& matrix, const Record& format, const Record& target, const std::string& engine);
 
 // Does a flag list hold for the query? Unknown flags make it conditional: `condition` names them.
 bool flags_hold(const nlohmann::json& flags, const Query& q, std::string* condition);

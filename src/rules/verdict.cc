@@ -44,20 +44,27 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
   Verdict v;
   auto cands = candidates_of(d, f);
   for (const Candidate* c : cands) v.reasons.push_back(path_line(*c));
-  auto any = [&](auto pred) { return std::any_of(cands.begin(), cands.end(), pred); };
-  if (any([](const Candidate* c) { return c->contested(); })) v.value = "contested";
-  else if (any([](const Candidate* c) { return c->path == "native"; })) v.value = "native";
-  else if (any([](const Candidate* c) { return c->path == "dequant"; }) && listed_native(d, f)) {
-    v.value = "native";
-    v.reasons.push_back(fmt::format("{} lists this part in native_support and a dequant kernel runs it", f.id));
-  } else if (!cands.empty()) v.value = "emulated";
-  else {
-    bool refused = std::any_of(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == f.id; });
-    v.value = refused ? "unsupported" : "unknown";
-    for (const auto& e : d.excluded)
-      if (e.format == f.id) v.reasons.push_back(fmt::format("{}{}: {}", e.engine.empty() ? "" : e.engine + ", ", e.rule, e.reason));
-    if (!refused) v.reasons.push_back("no engine record serves it on this target and no record refuses it");
+  auto any = [&](const char* path) {
+    return std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return c->path == path; });
+  };
+  if (std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->contested(); })) v.value = "contested";
+  else if (any("native")) v.value = "native";
+  else if (any("dequant")) v.value = "dequant";
+  else if (any("emulated")) v.value = "emulated";
+  if (!v.value.empty()) {
+    if (listed_native(d, f) && v.value != "native")
+      v.reasons.push_back(fmt::format("{} lists this part in native_support: its toolkit's own kernels run here, "
+                                      "through a {} path", f.id, v.value));
+    return v;
   }
+  bool refused = std::any_of(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == f.id; });
+  v.value = refused ? "unsupported" : "unknown";
+  for (const auto& e : d.excluded)
+    if (e.format == f.id || e.format.empty())
+      v.reasons.push_back(fmt::format("{}{}: {}", e.engine.empty() ? "" : e.engine + ", ", e.rule, e.reason));
+  for (const auto& u : d.unknowns)
+    if (u.find(" " + f.id + ":") != std::string::npos || u.find(" on " + f.id) != std::string::npos) v.reasons.push_back(u);
+  if (!refused) v.reasons.push_back("no engine record serves it on this target and no record refuses it");
   return v;
 }
 

@@ -11,12 +11,12 @@
 using namespace qsel;
 using namespace qsel::test;
 
-TEST_CASE("deliberate: the rule table has the seven rules, each with an embedded page", "[rules]") {
+TEST_CASE("deliberate: the rule table has the seven rules and the units beside them, each with an embedded page", "[rules]") {
   int numbered = 0;
   for (const auto& r : selection_rules()) {
     INFO(r.id);
-    if (std::string(r.id).rfind("rule-", 0) != 0) continue;
-    ++numbered;
+    if (std::string(r.id) == "memory") continue;  // the memory model's page is docs/memory.md
+    numbered += std::string(r.id).rfind("rule-", 0) == 0;
     std::string doc = rule_doc(r.id);
     CHECK(doc == read_text(source_dir() + "/docs/rules/" + r.id + ".md"));
     for (const char* section : {"\n## Statement\n", "\n## What qsel does\n", "\n## Example\n"}) CHECK(doc.find(section) != std::string::npos);

@@ -78,3 +78,29 @@ TEST_CASE("rule2: post-deploy checks name the log line and the engine's checks",
   CHECK(w4->checks[0] == "grep the eng-a startup log for \"Using KHop for\" — it names the kernel that runs [k-hop]");
   CHECK(w4->checks[1] == "read the log — `Using` [eng-a]");
 }
+
+TEST_CASE("rule2: a general exclusion does not contest a kernel compiled for the target", "[rules][rule-2]") {
+  Query q = mini_query("gpu-bwc");
+  q.engines = {"eng-c"};
+  auto d = run(q);
+  const Candidate* c = find(d, "f-fp4", "eng-c");
+  REQUIRE(c);
+  CHECK(c->kernel->id == "k-fp4b");
+  CHECK(c->path == "native");
+  CHECK(!c->contested());
+  CHECK(mentions(c->why, "k-compat says f-fp4 does not run on t-bwc, but k-fp4b ships a t-bwc build"));
+}
+
+TEST_CASE("rule2: docs that deny support contest the candidate; docs that name another kernel only say so", "[rules][rule-2]") {
+  Query q = mini_query("gpu-amp");
+  q.engines = {"eng-c"};
+  auto d = run(q);
+  const Candidate* support = find(d, "f-w4", "eng-c");
+  REQUIRE(support);
+  REQUIRE(support->conflicts.size() == 1);
+  CHECK(support->conflicts[0] == "eng-c: the docs table says no [eng-c docs @ v1] — yet eng-c picks k-amp [eng-c code @ abc123]");
+  const Candidate* kernel = find(d, "f-w4g64", "eng-c");
+  REQUIRE(kernel);
+  CHECK(!kernel->contested());
+  CHECK(mentions(kernel->why, "which kernel runs is disputed: eng-c: the docs name another kernel"));
+}

@@ -12,8 +12,10 @@ namespace qsel {
 // "blocker (silent)" for a warning object, coloured by severity.
 std::string severity_text(const nlohmann::ordered_json& warning, const Style& st);
 
-std::string render_recommend_text(const nlohmann::ordered_json& r, const Style& st, std::size_t top);
-std::string render_recommend_markdown(const nlohmann::ordered_json& r, std::size_t top);
+// `top` rows (candidates that differ only by engine share a row); `verbose`
+// lists conditional warnings and Rule 7 exclusions one by one.
+std::string render_recommend_text(const nlohmann::ordered_json& r, const Style& st, std::size_t top, bool verbose = false);
+std::string render_recommend_markdown(const nlohmann::ordered_json& r, std::size_t top, bool verbose = false);
 std::string render_explain_text(const nlohmann::ordered_json& r, const Style& st);
 
 }  // namespace qsel

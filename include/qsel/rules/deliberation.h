@@ -48,6 +48,10 @@ struct Candidate {
   std::vector<std::string> conflicts; // records that disagree about this format on this target
   std::vector<std::string> checks;    // post-deploy checks (Rule 2)
   std::optional<Memory> memory;
+  std::string maturity = "mainline";  // mainline | experimental | plugin | deprecated (engine `maturity`)
+  std::string maturity_reason;
+  bool shipped = false;               // the format the model ships in (its primary release)
+  std::string release;                // the publisher's checkpoint in this format, when there is one
   int rank_tier = 0;                  // lower ranks first; set by the ranking rules
   bool contested() const { return !conflicts.empty(); }
 };

@@ -10,6 +10,14 @@
 
 namespace qsel {
 
+// A checkpoint the model's publisher releases (model record `releases`).
+struct Release {
+  std::string format;   // format record id
+  std::string repo;     // Hugging Face repo id
+  bool primary = false; // the format the model ships in
+  bool official = true;
+};
+
 struct ModelSpec {
   std::string id;            // model record id; empty for a config.json
   std::string description;   // "70B dense, reference architecture <model id> (…)"
@@ -23,7 +31,12 @@ struct ModelSpec {
   int window = 0, sliding_layers = 0;
   int kv_lora_rank = 0, rope_dim = 0;
   int experts = 0, active_experts = 0;
+  std::string architecture;        // Hugging Face architecture class; empty when unknown
+  std::vector<Release> releases;   // what the publisher ships; empty when unknown
   std::vector<std::string> notes;  // assumptions worth stating
+
+  // The format the model ships in (its primary release), or null when unknown.
+  const Release* shipped() const;
 
   bool moe() const { return experts > 1; }
   bool sliding_window() const { return window > 0 && sliding_layers > 0; }

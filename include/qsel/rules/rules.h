@@ -36,6 +36,8 @@ void apply_rule4(Deliberation& d);
 void apply_rule5(Deliberation& d);
 void apply_rule6(Deliberation& d);
 void apply_rule7(Deliberation& d);
+void apply_model_support(Deliberation& d);
+void apply_releases(Deliberation& d);
 void compute_memory(Deliberation& d);
 void rank_candidates(Deliberation& d);
 

@@ -10,7 +10,7 @@
 namespace qsel {
 
 struct Verdict {
-  std::string value;                 // native | emulated | unsupported | contested | unknown
+  std::string value;                 // native | dequant | emulated | unsupported | contested | unknown
   std::vector<std::string> reasons;  // one line each, citing records
 };
 

@@ -1,0 +1,39 @@
+// The format a model ships in comes first: served as released, it needs no
+// second quantization. Re-quantizing a natively quantized release (or upcasting
+// it to 16 bits) is labelled as such; the publisher's own checkpoints in other
+// formats are named so nobody quantizes what is already published.
+#include <fmt/format.h>
+
+#include "qsel/rules/rules.h"
+#include "rule_support.h"
+
+namespace qsel {
+
+void apply_releases(Deliberation& d) {
+  if (!d.query.model) return;
+  const ModelSpec& m = *d.query.model;
+  const Release* shipped = m.shipped();
+  bool quantized_release = shipped && d.graph.find(shipped->format) && !rule_util::is_baseline(*d.graph.find(shipped->format));
+  for (auto& c : d.candidates) {
+    for (const auto& r : m.releases)
+      if (r.format == c.format->id) {
+        if (c.release.empty() || r.primary) c.release = r.repo;
+        c.shipped = c.shipped || r.primary;
+      }
+    if (c.shipped) {
+      c.why.insert(c.why.begin(), fmt::format("{} ships in {} ({}): served as released, no quantization step", m.id,
+                                              c.format->id, c.release));
+    } else if (quantized_release && rule_util::is_baseline(*c.format)) {
+      c.why.insert(c.why.begin(), fmt::format("upcasts the shipped {} release ({}) to 16 bits: more memory, no quality gained back",
+                                              shipped->format, shipped->repo));
+    } else if (quantized_release) {
+      c.why.insert(c.why.begin(), fmt::format("re-quantizes the shipped {} release ({}): a second quantization on top of the first",
+                                              shipped->format, shipped->repo));
+    } else if (!c.release.empty()) {
+      c.why.push_back(fmt::format("the publisher's own checkpoint: {}", c.release));
+    }
+    if (!c.release.empty()) rule_util::add_unique(c.evidence, m.id);
+  }
+}
+
+}  // namespace qsel
