@@ -15,6 +15,7 @@ namespace {
 struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
   std::string objective = "quality";
+  double memory_fraction = 0;
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
   std::size_t top = 8;
@@ -64,6 +65,9 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.kv_cache = a.kv_cache;
   q.portable = a.portable;
   q.objective = a.objective;
+  if (a.memory_fraction != 0 && (a.memory_fraction <= 0 || a.memory_fraction > 1))
+    throw UsageError(fmt::format("--memory-fraction must be in (0, 1], got {:g}", a.memory_fraction));
+  q.memory_fraction = a.memory_fraction;
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -85,6 +89,9 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
                  "What ranks the answers: quality (default: highest precision that fits, shipped format first), "
                  "speed (native paths, fewest bytes), memory (smallest footprint)")
       ->check(CLI::IsMember({"quality", "speed", "memory"}));
+  sub.add_option("--memory-fraction,--gpu-memory-utilization", a.memory_fraction,
+                 "Replace every engine's memory fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static, "
+                 "TensorRT-LLM free_gpu_memory_fraction); default: each engine's own");
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
       ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));

@@ -106,7 +106,11 @@ std::string header(const ojson& r) {
                                     q["objective"].get<std::string>(), engines, q["kv_cache"].get<std::string>(),
                                     q["spec_decode"].get<std::string>(), q["prefix_caching"].get<bool>() ? "on" : "off",
                                     q["portable"].get<bool>() ? "; portable" : "");
-  return gpu + "\n" + model + "\n" + serving + "\n";
+  std::string out = gpu + "\n" + model + "\n" + serving + "\n";
+  const auto& cands = r["candidates"];
+  if (!cands.empty() && cands[0].contains("budget"))
+    out += fmt::format("Memory #1 {}\n", cands[0]["budget"]["statement"].get<std::string>());
+  return out;
 }
 
 std::string section(const std::string& title, const std::vector<std::string>& lines, const Style& st) {

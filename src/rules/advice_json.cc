@@ -31,6 +31,12 @@ void memory_json(const Memory& m, ojson& j) {
   j["decode_ceiling_tok_s"] = std::round(m.decode_tok_s);
   j["compute_ceiling_tok_s"] = std::round(m.compute_tok_s);
   j["memory_notes"] = m.notes;
+  const Budget& b = m.budget;
+  j["budget"] = {{"kind", b.kind}, {"capacity_gb", round2(b.capacity_gb)}, {"total_gb", round2(b.total_gb)},
+                 {"total_source", b.total_source}, {"fraction", b.fraction}, {"fraction_source", b.fraction_source},
+                 {"activation_gb", round2(b.activation_gb)}, {"non_torch_gb", round2(b.non_torch_gb)},
+                 {"cuda_graphs_gb", round2(b.cuda_graphs_gb)}, {"buffers_gb", round2(b.buffers_gb)},
+                 {"for_model_gb", round2(b.for_model_gb)}, {"statement", b.statement}};
 }
 
 ojson model_json(const ModelSpec& m) {
@@ -77,7 +83,7 @@ ojson recommend_json(const Deliberation& d) {
   ojson j;
   j["accelerator"] = accelerator_json(q);
   j["model"] = model_json(*q.model);
-  j["query"] = {{"objective", q.objective}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
+  j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
                 {"flags", q.extra_flags}};
   j["candidates"] = ojson::array();

@@ -1,5 +1,7 @@
 // Memory fit and the decode ceiling for every candidate, when the query names a
-// model and a part. Every assumption is stated in the candidate's notes.
+// model and a part. The budget is the candidate's engine's (engine_budget); a
+// candidate that does not fit says the smallest tensor-parallel count that
+// would. Every assumption is stated.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -24,21 +26,21 @@ std::string compute_precision(const Candidate& c) {
   return "bf16";
 }
 
-void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
+void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   const Record& a = *d.query.accelerator;
   const ModelSpec& model = *d.query.model;
-  int n = d.query.count, batch = d.query.batch;
-  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * n;
-  double active = model.active_params_b / model.params_b;
+  int batch = d.query.batch;
+  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * count;
+  double active = model.params_b > 0 ? model.active_params_b / model.params_b : 1;
   double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = a.data.value("tflops", json::object());
   std::string prec = compute_precision(c);
   double tflops = tf.value(prec, json()).is_number() ? tf[prec].get<double>() : (tf.value("fp16", json()).is_number() ? tf["fp16"].get<double>() : 0);
-  if (tflops > 0) m.compute_tok_s = tflops * 1e12 * n / (2 * model.active_params_b * 1e9);
+  if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * count / (2 * model.active_params_b * 1e9);
 }
 
-Memory memory_for(const Deliberation& d, const Candidate& c, const std::string& kv_dtype) {
+Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int count) {
   const ModelSpec& model = *d.query.model;
   Memory m;
   Bpw b = choose_bpw(*c.format, model);
@@ -48,30 +50,55 @@ Memory memory_for(const Deliberation& d, const Candidate& c, const std::string& 
   m.kv_dtype = kv_dtype;
   m.kv_gb = kv_cache_gb(model, d.query.context, d.query.batch, kv_bytes(kv_dtype));
   m.total_gb = m.weights_gb + m.kv_gb;
-  std::string note;
-  m.budget_gb = budget_gb(*d.query.accelerator, d.query.count, c.engine, &note);
-  if (!note.empty()) m.notes.push_back(note);
+  m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
+  m.budget_gb = m.budget.for_model_gb;
   if (c.engine && c.engine->data.value("memory", json::object()).value("preallocates_context", false))
     m.notes.push_back(fmt::format("{} allocates the whole context's KV cache up front", c.engine->id));
   if (b.value <= 0) {
     m.notes.push_back(fmt::format("no bits-per-weight figure is recorded for {}: it cannot be sized", c.format->id));
     return m;
   }
-  m.fits = m.total_gb <= m.budget_gb;
-  ceilings(d, c, m);
+  m.fits = m.budget.total_gb > 0 && m.total_gb <= m.budget_gb;
+  ceilings(d, c, m, count);
   return m;
 }
+
+// Tensor-parallel counts a user would try, in order.
+constexpr int kCounts[] = {2, 4, 8, 16, 32, 64};
 
 }  // namespace
 
 std::string default_kv_dtype(const Query& q) { return q.kv_cache == "auto" ? "bf16" : q.kv_cache; }
 
-Memory candidate_memory(const Deliberation& d, const Candidate& c, const std::string& kv_dtype) { return memory_for(d, c, kv_dtype); }
+Memory candidate_memory(const Deliberation& d, const Candidate& c, const std::string& kv_dtype) {
+  return memory_at(d, c, kv_dtype, d.query.count);
+}
+
+int smallest_count(const Deliberation& d, const Candidate& c) {
+  if (!c.memory || c.memory->bpw <= 0) return 0;
+  for (int n : kCounts)
+    if (n > d.query.count && memory_at(d, c, c.memory->kv_dtype, n).fits) return n;
+  return 0;
+}
+
+void fit_hints(Deliberation& d) {
+  if (!d.query.model || !d.query.accelerator || d.candidates.empty() || !d.candidates[0].memory || d.candidates[0].memory->fits) return;
+  std::vector<std::string> seen, hints;
+  for (const auto& c : d.candidates) {
+    if (rule_util::contains(seen, c.format->id) || seen.size() == 3) continue;
+    seen.push_back(c.format->id);
+    int n = smallest_count(d, c);
+    hints.push_back(n ? fmt::format("{} on {}: --count {}", c.format->id, c.engine ? c.engine->id : "-", n)
+                      : fmt::format("{} on {}: not within 64 parts", c.format->id, c.engine ? c.engine->id : "-"));
+  }
+  d.notes.push_back(fmt::format("nothing fits {} x {}; the smallest tensor-parallel count at which the leading candidates "
+                                "would (same budget rules per part; 8 or fewer per node): {}",
+                                d.query.count, d.query.accelerator->id, fmt::join(hints, "; ")));
+}
 
 void compute_memory(Deliberation& d) {
   if (!d.query.model || !d.query.accelerator) return;
-  for (auto& c : d.candidates) c.memory = memory_for(d, c, default_kv_dtype(d.query));
-  d.notes.push_back("no activation or CUDA-graph overhead is recorded for any engine, so none is added: leave headroom");
+  for (auto& c : d.candidates) c.memory = memory_at(d, c, default_kv_dtype(d.query), d.query.count);
 }
 
 }  // namespace qsel

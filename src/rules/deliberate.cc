@@ -77,6 +77,7 @@ Deliberation deliberate(const Graph& g, const Query& q) {
   enumerate_candidates(d);
   for (const auto& r : selection_rules()) r.apply(d);
   rank_candidates(d);
+  fit_hints(d);
   return d;
 }
 

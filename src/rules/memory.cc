@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 #include "qsel/rules/rules.h"
 #include "rule_support.h"
 
@@ -67,6 +67,9 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m) {
   if (group <= 0 && !rule_util::weight_only(f))
     return {bits, fmt::format("derived: {:g}-bit weights; per-tensor or per-channel scales are negligible", bits)};
   if (group <= 0) return {bits, fmt::format("derived: {:g}-bit weights; group size unknown, so a lower bound", bits)};
+  if (f.data.value("zero_points", false))
+    return {bits + (16.0 + bits) / group, fmt::format("derived: {:g} + (16 + {:g})/{} (an fp16 scale and a packed zero point per group)",
+                                                       bits, bits, group)};
   return {bits + 16.0 / group, fmt::format("derived: {:g} + 16/{} (an fp16 scale per group)", bits, group)};
 }
 
@@ -84,14 +87,6 @@ double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
   double full_layers = m.kv_layers - (m.sliding_window() ? sliding : 0);
   double windowed = m.sliding_window() ? sliding * static_cast<double>(std::min<long>(tokens, m.window)) : 0;
   return (full_layers * tokens + windowed) * per_layer_token * batch / 1e9;
-}
-
-double budget_gb(const Record& a, int count, const Record* engine, std::string* note) {
-  double total = a.data.value("memory_gb", 0.0) * count;
-  double util = engine ? engine->data.value("memory", json::object()).value("gpu_memory_utilization", 1.0) : 1.0;
-  if (note && util < 1.0)
-    *note = fmt::format("{} may use {:g}% of memory (gpu_memory_utilization {:g})", engine->id, util * 100, util);
-  return total * util;
 }
 
 }  // namespace qsel

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "qsel/cli/context.h"
+#include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/rules/model_spec.h"
 
@@ -64,16 +64,42 @@ void count_params(const json& d, const Located& at, ModelSpec& m) {
   if (moe_inter == 0) moe_inter = inter;
   long dense_layers = m.moe() ? d.value("first_k_dense_replace", 0L) : m.layers;
   double shared = d.value("n_shared_experts", d.value("num_shared_experts", 0.0));
+  double shared_inter = first_of(d, at, {"shared_expert_intermediate_size"});
+  bool llama4 = d.value("model_type", std::string()).rfind("llama4", 0) == 0;
+  if (llama4 && shared == 0) shared = 1;  // Llama 4 MoE layers always carry one shared expert (no config field)
+  if (llama4) {
+    long step = d.value("interleave_moe_layer_step", 1L);
+    dense_layers = step > 1 ? m.layers - m.layers / step : 0;
+    inter = first_of(d, at, {"intermediate_size_mlp"}) > 0 && dense_layers > 0 ? first_of(d, at, {"intermediate_size_mlp"}) : inter;
+  }
   double attn = attention_params(d, m) * m.layers;
   double dense_mlp = 3.0 * m.hidden * inter * dense_layers;
   double expert = 3.0 * m.hidden * moe_inter;
   long moe_layers = m.layers - dense_layers;
-  double all_experts = (m.experts + shared) * expert * moe_layers;
-  double active_experts = (m.active_experts + shared) * expert * moe_layers;
+  double shared_params = shared_inter > 0 ? 3.0 * m.hidden * shared_inter : shared * expert;  // per MoE layer
+  double all_experts = (m.experts * expert + shared_params) * moe_layers;
+  double active_experts = (m.active_experts * expert + shared_params) * moe_layers;
   double emb = m.embedding_params_b() * 1e9;
   m.params_b = (attn + dense_mlp + all_experts + emb) / 1e9;
   m.active_params_b = m.moe() ? (attn + dense_mlp + active_experts + emb) / 1e9 : m.params_b;
   m.notes.push_back(fmt::format("parameter count derived from {} ({:.2f}B; norms and biases ignored)", at.path, m.params_b));
+}
+
+// Llama 4's chunked local attention: the RoPE layers keep at most one chunk of KV.
+void chunked_attention(const json& d, ModelSpec& m) {
+  if (!d.contains("attention_chunk_size") || !d["attention_chunk_size"].is_number_integer()) return;
+  long chunk = d["attention_chunk_size"].get<long>();
+  if (chunk <= 0) return;
+  int chunked = m.layers - m.layers / 4;  // transformers' default: every 4th layer is NoPE and global
+  if (d.contains("no_rope_layers") && d["no_rope_layers"].is_array()) {
+    chunked = 0;
+    for (const auto& v : d["no_rope_layers"]) chunked += v == 1;  // 1 = a RoPE (chunked) layer
+  }
+  m.window = static_cast<int>(std::min<long>(chunk, 1L << 30));
+  m.sliding_layers = chunked;
+  m.attention = "sliding-window";
+  m.notes.push_back(fmt::format("attention_chunk_size {}: {} chunked-attention layers keep at most one chunk of KV (sized like a "
+                                "sliding window)", chunk, chunked));
 }
 
 void sliding_window(const json& d, ModelSpec& m) {
@@ -108,6 +134,9 @@ ModelSpec model_from_config(const std::string& path) {
     throw UsageError(fmt::format("{}: invalid JSON: {}", at.where(e.byte > 0 ? e.byte - 1 : 0), msg.substr(msg.rfind(": ") + 2)));
   }
   if (!d.is_object()) throw UsageError(fmt::format("{}: expected a JSON object (a Hugging Face config.json)", path));
+  std::string architecture;
+  if (d.contains("architectures") && d["architectures"].is_array() && !d["architectures"].empty() && d["architectures"][0].is_string())
+    architecture = d["architectures"][0].get<std::string>();
   if (d.contains("text_config") && d["text_config"].is_object()) d = d["text_config"];
   ModelSpec m;
   m.origin = "config";
@@ -118,7 +147,15 @@ ModelSpec model_from_config(const std::string& path) {
   m.head_dim = static_cast<int>(positive(d, at, "head_dim", false, m.hidden / m.heads));
   m.vocab = positive(d, at, "vocab_size", true);
   m.kv_layers = m.layers;
-  m.tied_embeddings = d.value("tie_word_embeddings", false);
+  if (d.contains("tie_word_embeddings") && d["tie_word_embeddings"].is_boolean()) {
+    m.tied_embeddings = d["tie_word_embeddings"].get<bool>();
+  } else {
+    m.tied_embeddings = true;  // transformers' PretrainedConfig default
+    m.notes.push_back(fmt::format("{}: no tie_word_embeddings, so Hugging Face's PretrainedConfig default (tied) is assumed; some "
+                                  "model classes default to untied (LlamaConfig), which would add a vocabulary-sized LM head",
+                                  at.path));
+  }
+  m.architecture = architecture;
   m.attention = m.kv_heads == m.heads ? "mha" : "gqa";
   m.experts = static_cast<int>(first_of(d, at, {"num_local_experts", "num_experts", "n_routed_experts"}));
   m.active_experts = static_cast<int>(first_of(d, at, {"num_experts_per_tok", "moe_topk"}));
@@ -128,6 +165,7 @@ ModelSpec model_from_config(const std::string& path) {
     m.rope_dim = static_cast<int>(positive(d, at, "qk_rope_head_dim", false, 64));
   }
   sliding_window(d, m);
+  chunked_attention(d, m);
   count_params(d, at, m);
   std::string name = d.value("_name_or_path", std::string());
   m.description = fmt::format("{:.1f}B {} from {}{} ({} layers, {})", m.params_b, m.moe() ? "MoE" : "dense", path,

@@ -2,12 +2,11 @@
 
 #include <cmath>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "qsel/cli/context.h"
+#include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 
 namespace qsel {
@@ -20,28 +19,55 @@ int int_field(const json& d, const char* key, int fallback = 0) {
   return it != d.end() && it->is_number() ? it->get<int>() : fallback;
 }
 
-std::string size_label(double b) { return b >= 10 ? fmt::format("{:.0f}B", b) : fmt::format("{:g}B", b); }
+std::string size_label(double b) { return b >= 10 ? fmt::format("{:.0f}B", b) : fmt::format("{:.3g}B", b); }
 
 struct SizeSpec {
-  double total = 0, active = 0;
+  double total = 0, active = 0, expert = 0;
   int experts = 0;
 };
 
-SizeSpec parse_size(const std::string& text) {
-  static const std::regex dense(R"(^(\d+(?:\.\d+)?)([bm])$)");
-  static const std::regex moe(R"(^(\d+)x(\d+(?:\.\d+)?)b$)");
-  static const std::regex active(R"(^(\d+(?:\.\d+)?)b-a(\d+(?:\.\d+)?)b$)");
-  std::smatch m;
-  SizeSpec s;
-  if (std::regex_match(text, m, dense)) {
-    s.total = std::stod(m[1]) / (m[2] == "m" ? 1000.0 : 1.0);
-  } else if (std::regex_match(text, m, moe)) {
-    s.experts = std::stoi(m[1]);
-    s.total = s.experts * std::stod(m[2]);
-  } else if (std::regex_match(text, m, active)) {
-    s.total = std::stod(m[1]);
-    s.active = std::stod(m[2]);
+// A decimal number at the front of `t` ("1.5b"): its value and length; 0 length when none.
+std::pair<double, std::size_t> number(std::string_view t) {
+  std::size_t i = 0, digits = 0;
+  bool dot = false;
+  while (i < t.size() && i < 16 && (std::isdigit(static_cast<unsigned char>(t[i])) || (t[i] == '.' && !dot))) {
+    if (t[i] == '.') dot = true;
+    else ++digits;
+    ++i;
   }
+  if (digits == 0 || (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))) return {0, 0};
+  return {std::stod(std::string(t.substr(0, i))), i};
+}
+
+// "70b", "1.5b", "500m", "1t" → billions; 0 when the text is not exactly that.
+double billions(std::string_view t) {
+  auto [v, n] = number(t);
+  if (n == 0 || n + 1 != t.size()) return 0;
+  char unit = t[n];
+  return unit == 'b' ? v : unit == 'm' ? v / 1000 : unit == 't' ? v * 1000 : 0;
+}
+
+// "70b", "8B", "1.5b", "1t", "8x7b", "235b-a22b", written by hand: no regex on user input.
+SizeSpec parse_size(const std::string& text) {
+  SizeSpec s;
+  if (text.empty() || text.size() > 32) return s;
+  if (auto x = text.find('x'); x != std::string::npos) {
+    auto [n, len] = number(std::string_view(text).substr(0, x));
+    double each = billions(std::string_view(text).substr(x + 1));
+    if (len == x && n >= 1 && n <= 4096 && n == std::floor(n) && each > 0) {
+      s.experts = static_cast<int>(n);
+      s.expert = each;
+      s.total = n * each;
+    }
+    return s;
+  }
+  if (auto a = text.find("-a"); a != std::string::npos) {
+    s.total = billions(std::string_view(text).substr(0, a));
+    s.active = billions(std::string_view(text).substr(a + 2));
+    if (s.total <= 0 || s.active <= 0 || s.active > s.total) s = {};
+    return s;
+  }
+  s.total = billions(text);
   return s;
 }
 
@@ -52,7 +78,9 @@ const Record* nearest_reference(const Graph& g, const SizeSpec& s) {
   for (const Record* m : g.of_kind(Kind::Model)) {
     if (!m->data.contains("reference_for")) continue;
     bool is_moe = m->data.contains("moe");
-    double d = std::fabs(std::log(m->data["params_b"].get<double>() / s.total)) + (is_moe != want_moe ? 10 : 0);
+    int experts = is_moe ? m->data["moe"].value("experts", 0) : 0;
+    double d = std::fabs(std::log(m->data["params_b"].get<double>() / s.total)) + (is_moe != want_moe ? 10 : 0) +
+               (s.experts > 0 && experts != s.experts ? 5 : 0);
     if (d < best_d) { best_d = d; best = m; }
   }
   return best;
@@ -133,22 +161,35 @@ ModelSpec model_from_size(const Graph& g, const std::string& raw) {
         return m;
       }
   SizeSpec s = parse_size(size);
-  if (s.total <= 0)
-    throw UsageError(fmt::format("cannot read model size \"{}\"; expected a size like 70b, 8B, 1.5b, 8x7b or 235b-a22b", raw));
+  if (s.total <= 0 || s.total > 100000)
+    throw UsageError(fmt::format("cannot read model size \"{}\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b",
+                                 raw.size() > 40 ? raw.substr(0, 40) + "…" : raw));
   const Record* ref = nearest_reference(g, s);
   if (!ref) throw UsageError(fmt::format("no reference model in the corpus to size \"{}\" against; use --model-config", raw));
   ModelSpec m = model_from_record(*ref);
   m.origin = "reference";
   m.id.clear();
   m.releases.clear();  // another model's releases say nothing about this one
-  double ratio = s.total / m.params_b;
-  m.params_b = s.total;
-  m.active_params_b = s.active > 0 ? s.active : (m.moe() ? m.active_params_b * ratio : s.total);
-  m.description = fmt::format("{} (no reference architecture of this size; attention and KV cache from {})",
-                              size_label(s.total), ref->id);
-  m.notes.push_back(fmt::format("{}: no model record answers \"{}\"; KV cache and embeddings use the nearest reference, {} ({}); "
+  double ref_total = m.params_b, ref_active = m.active_params_b;
+  std::string how;
+  if (s.experts > 0 && m.moe() && m.experts == s.experts && ref->data.value("size_class", std::string()).find('x') != std::string::npos) {
+    // N experts of an M-class FFN share one attention stack: scale the reference's total and active counts.
+    double ref_each = billions(ref->str("size_class").substr(ref->str("size_class").find('x') + 1));
+    m.params_b = s.total * ref_total / (s.experts * ref_each);
+    m.active_params_b = ref_active * s.expert / ref_each;
+    how = fmt::format("{} experts share attention, so not {:g}B: scaled from {} ({}B total, {}B active for {})", s.experts, s.total,
+                      ref->id, ref_total, ref_active, ref->str("size_class"));
+  } else {
+    double ratio = s.total / m.params_b;
+    m.params_b = s.total;
+    m.active_params_b = s.active > 0 ? s.active : (m.moe() ? m.active_params_b * ratio : s.total);
+  }
+  m.description = fmt::format("{}{} (no reference architecture of this size; attention and KV cache from {})",
+                              size_label(m.params_b), m.moe() ? fmt::format(" MoE ({} active)", size_label(m.active_params_b)) : "",
+                              ref->id);
+  m.notes.push_back(fmt::format("{}: no model record answers \"{}\"; KV cache and embeddings use the nearest reference, {} ({}){}; "
                                 "pass --model or --model-config for exact figures", raw, raw, ref->id,
-                                size_label(ref->data["params_b"].get<double>())));
+                                size_label(ref_total), how.empty() ? "" : "; " + how));
   return m;
 }
 

@@ -43,23 +43,53 @@ void explain(Deliberation& d, Candidate& c) {
   for (const auto& l : levers(d.graph, *c.format)) rule_util::add_unique(c.evidence, l);
 }
 
-// The largest bpw whose weights and KV cache fit: what to ask llama-quantize for.
+// The GGUF bpw range llama-quantize can aim at: the smallest post-training GGUF
+// type, and the 16-bit file (F16, measured just above 16 bpw).
+std::pair<const Record*, double> smallest_type(const Graph& g) {
+  std::pair<const Record*, double> best{nullptr, 0};
+  for (const Record* f : g.of_kind(Kind::Format)) {
+    if (!is_gguf(*f) || !f->data.value("post_training", true)) continue;
+    double v = f->data.value("bpw", json::object()).value("struct", 0.0);
+    if (v > 0 && (!best.first || v < best.second)) best = {f, v};
+  }
+  return best;
+}
+
+double sixteen_bit_file(const Graph& g) {
+  double out = 16;
+  for (const Record* f : g.of_kind(Kind::Format)) {
+    if (!rule_util::is_baseline(*f)) continue;
+    for (const auto& m : f->data.value("bpw", json::object()).value("measured", json::array()))
+      out = std::max(out, m.value("value", 0.0));
+  }
+  return out;
+}
+
+// The largest bpw whose weights and KV cache fit: what to ask llama-quantize for,
+// inside [the smallest GGUF type, the 16-bit file].
 void sizing_lever(Deliberation& d) {
   const Candidate* g = nullptr;
   for (const auto& c : d.candidates)
-    if (is_gguf(*c.format) && c.memory) { g = &c; break; }
+    if (is_gguf(*c.format) && c.memory && (!g || (g->maturity != "mainline" && c.maturity == "mainline"))) g = &c;
   if (!g) return;
   double room = g->memory->budget_gb - g->memory->kv_gb;
   double bpw = room * 8 / d.query.model->params_b;
   std::vector<std::string> techniques = levers(d.graph, *g->format);
   std::sort(techniques.begin(), techniques.end());
   std::string cite = techniques.empty() ? "" : fmt::format(" [{}]", fmt::join(techniques, ", "));
-  if (bpw <= 0)
-    d.notes.push_back("Rule 5 — the KV cache alone leaves no room for GGUF weights at this context and batch");
+  auto [smallest, floor_bpw] = smallest_type(d.graph);
+  double ceiling = sixteen_bit_file(d.graph);
+  std::string engine = g->engine ? " in " + g->engine->id : "";
+  if (bpw >= ceiling)
+    d.notes.push_back(fmt::format("Rule 5 — every GGUF type fits{} at this context and batch, up to the 16-bit file "
+                                  "({:.4g} bpw): no size lever is needed; choose by precision (Q8_0 or F16)", engine, ceiling));
+  else if (!smallest || bpw < floor_bpw)
+    d.notes.push_back(fmt::format("Rule 5 — not even the smallest GGUF type{} fits{} at this context and batch: no size lever; "
+                                  "see the --count note", smallest ? fmt::format(" ({}, {:g} bpw)", smallest->id, floor_bpw) : "", engine));
   else
-    d.notes.push_back(fmt::format("Rule 5 — the largest GGUF size whose weights and KV cache fit is {:.2f} bpw: "
+    d.notes.push_back(fmt::format("Rule 5 — the largest GGUF size whose weights and KV cache fit{} is {:.2f} bpw: "
                                   "`llama-quantize --target-bpw {:.2f}`, and apply an imatrix before choosing another type{}",
-                                  std::floor(bpw * 100) / 100, std::floor(bpw * 100) / 100, cite));
+                                  engine, std::floor(bpw * 100) / 100, std::floor(bpw * 100) / 100, cite));
 }
 
 }  // namespace

@@ -166,7 +166,7 @@ TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recomme
   CHECK(gpu.err == "qsel: error: unknown GPU \"h100-sxn\"; did you mean \"h100-sxm\"?\n");
   auto size = run_cli({"recommend", "--gpu", "h100", "--model-size", "huge"});
   CHECK(size.code == 2);
-  CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 8x7b or 235b-a22b\n");
+  CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b\n");
   auto count = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--count", "0"});
   CHECK(count.code == 2);
   CHECK(count.err == "qsel: error: --count must be at least 1, got 0\n");
@@ -199,4 +199,45 @@ TEST_CASE("recommend e2e: a model that fits nowhere exits 1", "[e2e][recommend]"
   auto r = run_cli({"recommend", "--gpu", "l4", "--model-size", "405b", "--format", "json"});
   CHECK(r.code == 1);
   CHECK(json::parse(r.out)["candidates"][0]["fits"] == false);
+}
+
+TEST_CASE("recommend e2e: memory as engines allocate it (issue cases)", "[e2e][recommend][memory]") {
+  // vLLM's budget is 0.9 x the driver's 81,559 MiB on an H100, less its own overheads; the BF16 baseline has an engine.
+  json h = recommend({"--gpu", "h100", "--model", "qwen3-32b", "--context", "32k", "--engine", "vllm", "--kv-cache", "bf16"});
+  const json* bf16 = candidate(h, "bf16", "vllm");
+  REQUIRE(bf16);
+  CHECK((*bf16)["budget"]["total_gb"].get<double>() == Approx(85.52).epsilon(0.001));
+  CHECK((*bf16)["budget"]["fraction"] == 0.9);
+  CHECK((*bf16)["budget"]["activation_gb"].get<double>() > 5);
+  CHECK((*bf16)["fits"] == false);  // Qwen3-32B BF16 at 32K does not fit one H100 in vLLM (it does at 16K)
+  json k16 = recommend({"--gpu", "h100", "--model", "qwen3-32b", "--context", "16k", "--engine", "vllm", "--kv-cache", "bf16"});
+  CHECK(candidate(k16, "bf16", "vllm")->at("fits") == true);
+  // A 64 GB Mac gives the GPU its Metal working set (3/4): 70B Q6_K and Q5_K_M no longer fit.
+  json mac = recommend({"--gpu", "m4-pro", "--model-size", "70b", "--engine", "llama-cpp"});
+  CHECK(mac["accelerator"]["id"] == "apple-m4-pro");
+  CHECK(candidate(mac, "gguf-q6-k", "llama-cpp")->at("fits") == false);
+  CHECK(candidate(mac, "gguf-q5-k-m", "llama-cpp")->at("fits") == false);
+  CHECK(candidate(mac, "gguf-q4-k-m", "llama-cpp")->at("fits") == true);
+  // 8x22b is Mixtral 8x22B: 141B / 39B, not 176B / 16.5B.
+  json mx = recommend({"--gpu", "h100", "--count", "4", "--model-size", "8x22b"});
+  CHECK(mx["model"]["params_b"].get<double>() == Approx(140.62));
+  CHECK(mx["model"]["active_params_b"].get<double>() == Approx(39.15));
+}
+
+TEST_CASE("recommend e2e: the Rule 5 lever stays inside the GGUF range; nothing fits names the --count that would", "[e2e][recommend][memory]") {
+  auto lever = [](const json& j) {
+    for (const auto& n : j["notes"])
+      if (n.get<std::string>().rfind("Rule 5", 0) == 0) return n.get<std::string>();
+    return std::string();
+  };
+  json mac = recommend({"--gpu", "m3 max", "--model-size", "8b", "--engine", "llama-cpp"});
+  CHECK(lever(mac).find("every GGUF type fits") != std::string::npos);  // never "--target-bpw 126.92"
+  json t4 = recommend({"--gpu", "t4", "--model-size", "405b"});
+  CHECK(lever(t4).find("not even the smallest GGUF type") != std::string::npos);  // never "--target-bpw 0.23"
+  bool hint = false;
+  for (const auto& n : t4["notes"]) hint = hint || n.get<std::string>().find("the smallest tensor-parallel count") != std::string::npos;
+  CHECK(hint);
+  auto r = run_cli({"recommend", "--gpu", "t4", "--model-size", "405b"});
+  CHECK(r.code == 1);
+  CHECK(r.out.find("--count 32") != std::string::npos);
 }

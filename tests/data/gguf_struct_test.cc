@@ -1,7 +1,7 @@
 // Issue 3: every GGUF record agrees with its ggml block struct.
 #include <catch2/catch.hpp>
 
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 #include "qsel/loader/corpus_blob.h"
 
 using namespace qsel;

@@ -35,10 +35,16 @@ TEST_CASE("memory: KV cache per attention kind", "[rules][memory]") {
 }
 
 TEST_CASE("memory: the engine's budget", "[rules][memory]") {
-  std::string note;
-  CHECK(budget_gb(*mini().find("gpu-hop"), 2, mini().find("eng-a"), &note) == Approx(144));
-  CHECK(note == "eng-a may use 90% of memory (gpu_memory_utilization 0.9)");
-  CHECK(budget_gb(*mini().find("gpu-hop"), 1, mini().find("eng-b"), nullptr) == Approx(80));
+  const Record& gpu = *mini().find("gpu-hop");  // memory_unit GB: 80 GB is 80e9 bytes
+  const Record& t = *mini().find("t-hop");
+  ModelSpec m;
+  Budget a = engine_budget(gpu, t, 2, mini().find("eng-a"), m, 0);
+  CHECK(a.kind == "fraction-of-total");  // the older gpu_memory_utilization spelling
+  CHECK(a.for_model_gb == Approx(144));
+  CHECK(a.statement == "80.0 GB per part (the vendor's 80 GB (the driver's total is not recorded)); eng-a: 80.0 GB x 0.9 = "
+                       "72.0 GB per GPU (fraction 0.9) → 144.0 GB for weights and KV on 2 parts");
+  CHECK(engine_budget(gpu, t, 1, mini().find("eng-b"), m, 0).for_model_gb == Approx(80));
+  CHECK(engine_budget(gpu, t, 1, mini().find("eng-a"), m, 0, 0.5).for_model_gb == Approx(40));  // --memory-fraction
 }
 
 TEST_CASE("memory: candidates get fit and a roofline ceiling", "[rules][memory]") {

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "qsel/cli/context.h"
+#include "qsel/core/errors.h"
 #include "qsel/rules/model_spec.h"
 #include "support/fixtures.h"
 

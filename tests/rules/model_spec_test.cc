@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "qsel/cli/context.h"
+#include "qsel/core/errors.h"
 #include "rules/mini.h"
 
 using namespace qsel;
@@ -27,13 +27,17 @@ TEST_CASE("model_spec: sizes without a reference borrow the nearest architecture
   CHECK(a.active_params_b == Approx(3));
   ModelSpec x = model_from_size(mini(), "4x7b");
   CHECK(x.params_b == Approx(28));
+  CHECK(model_from_size(mini(), "1t").params_b == Approx(1000));
+  CHECK(model_from_size(mini(), "500m").params_b == Approx(0.5));
 }
 
 TEST_CASE("model_spec: unreadable sizes are usage errors", "[rules][model]") {
-  for (const char* bad : {"big", "70", "0b", "-3b", "b70"}) {
+  for (const char* bad : {"big", "70", "0b", "-3b", "b70", "8x", "x7b", "1.2.3b", "70b-a80b", "99999999999999999999b"}) {
     INFO(bad);
     CHECK_THROWS_AS(model_from_size(mini(), bad), UsageError);
   }
   CHECK_THROWS_WITH(model_from_size(mini(), "huge"),
-                    "cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 8x7b or 235b-a22b");
+                    "cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b");
+  std::string long_size(30000, '9');  // once a stack overflow inside std::regex
+  CHECK_THROWS_AS(model_from_size(mini(), long_size + "b"), UsageError);
 }

@@ -9,16 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qsel/core/errors.h"
 #include "qsel/graph/graph.h"
 #include "qsel/report/style.h"
 
 namespace qsel {
-
-// Bad input from the user: printed as one line, exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct Context {
   std::string data_dir;           // --data / QSEL_DATA; empty: the embedded corpus

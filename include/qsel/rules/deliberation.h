@@ -23,8 +23,22 @@ struct MatrixCell {
   std::string matrix, engine, row, column, cell, note;
 };
 
+// What one device gives one engine (per GPU), and what the engine keeps for itself.
+struct Budget {
+  double capacity_gb = 0;        // the vendor's capacity, read in its unit (80 GB HBM = 80 GiB = 85.9 GB)
+  double total_gb = 0;           // what the engine sizes from: the driver's total, or the Metal working set
+  std::string total_source;      // how total_gb was obtained
+  std::string kind = "whole-device";  // the engine's budget kind (engine memory.budget)
+  double fraction = 1;           // the engine's fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static ...)
+  std::string fraction_source;
+  double activation_gb = 0, non_torch_gb = 0, cuda_graphs_gb = 0, buffers_gb = 0;  // kept by the engine, per GPU
+  double for_model_gb = 0;       // what weights and KV cache may use, summed over the GPUs
+  std::string statement;         // one line: capacity, budget, overheads, sources
+};
+
 struct Memory {
   double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
+  Budget budget;
   double bpw = 0;
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
   std::string kv_dtype;     // a dtype name or the KV-cache format record used

@@ -21,7 +21,8 @@ struct Query {
   int batch = 1;
   std::string kv_cache = "auto";        // auto | fp16 | bf16 | fp8 | int8
   bool portable = false;
-  std::string objective = "quality";    // quality | speed | memory: what ranks the candidates
+  std::string objective = "quality";
+  double memory_fraction = 0;           // --memory-fraction: replaces every engine's fraction when positive    // quality | speed | memory: what ranks the candidates
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;
   std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe

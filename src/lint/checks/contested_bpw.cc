@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 #include "util.h"
 
 namespace qsel::lint_checks {

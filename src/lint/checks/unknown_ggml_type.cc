@@ -3,7 +3,7 @@
 
 #include "checks.h"
 #include "qsel/core/text.h"
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 #include "util.h"
 
 namespace qsel::lint_checks {

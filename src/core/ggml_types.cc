@@ -1,4 +1,4 @@
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 
 #include "qsel/core/text.h"
 

@@ -1,4 +1,4 @@
-// The ggml block structs the linter knows (llama.cpp ggml/src/ggml-common.h):
+// The ggml block structs (domain data that memory sizing and lint both read) (llama.cpp ggml/src/ggml-common.h):
 // elements per block, bytes per block, and the scale group — how many weights
 // share one scale. For the K-quants the block is a 256-element super-block
 // whose scales cover 16 or 32 weights; only a few types have one scale per 256.

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "qsel/lint/ggml_types.h"
+#include "qsel/core/ggml_types.h"
 
 using namespace qsel;
 

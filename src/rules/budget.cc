@@ -1,0 +1,177 @@
+// What a device gives an engine. Capacity is read the way the vendor means it
+// (HBM/GDDR/unified "80 GB" is 80 GiB), the engine sizes from the driver's total
+// (or, on Apple, the Metal working set), and each engine's own budget rule and
+// overheads come from its record: vLLM's gpu_memory_utilization with its
+// profiling peak, SGLang's derived mem_fraction_static, TensorRT-LLM's fraction
+// of free memory, llama.cpp's compute buffer. Units out: GB = 1e9 bytes.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/core/text.h"
+#include "qsel/rules/memory.h"
+#include "rule_support.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kGiB = 1073741824.0, kMiB = 1048576.0, kGB = 1e9;
+
+double num(const json& j, const char* key, double fallback = 0) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+// The Metal working set: the part's recorded figure, or the target's rule by memory size.
+double working_set_gb(const Record& a, const Record& t, double capacity, std::string* source) {
+  double recorded = num(a.data, "gpu_working_set_mib");
+  if (recorded > 0) {
+    *source = fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize, recorded for {})", recorded, a.id);
+    return recorded * kMiB / kGB;
+  }
+  double capacity_gib = capacity * kGB / kGiB;
+  for (const auto& rule : t.data.value("gpu_working_set", json::array())) {
+    double max = num(rule, "max_memory_gib", 1e18);
+    if (capacity_gib > max) continue;
+    double f = num(rule, "fraction");
+    *source = fmt::format("Metal working set ~{:.0f}% of {:g} GiB unified memory ({}'s rule; recommendedMaxWorkingSetSize "
+                          "not recorded for {})", f * 100, capacity_gib, t.id, a.id);
+    return capacity * f;
+  }
+  *source = fmt::format("{:g} GiB unified memory (no working-set rule recorded for {}: the GPU may get less)", capacity_gib, t.id);
+  return capacity;
+}
+
+double from_rules(const json& rules, const char* key, double x) {
+  for (const auto& r : rules)
+    if (x <= num(r, key, 1e18)) return num(r, "value");
+  return 0;
+}
+
+// SGLang's mem_fraction_static: the engine derives it from the device size.
+double static_fraction(const json& sf, double total_gb, int count, std::string* how) {
+  double total_mib = total_gb * kGB / kMiB;
+  json bucket;  // a copy: value() hands back a temporary
+  for (const auto& b : sf.value("buckets", json::array()))
+    if (bucket.is_null() && total_mib <= num(b, "max_gib", 1e18) * 1024) bucket = b;
+  if (bucket.is_null()) return 0;
+  double chunk = num(bucket, "chunked_prefill"), bs = num(bucket, count >= 4 ? "cuda_graph_max_bs_tp4" : "cuda_graph_max_bs");
+  if (bs <= 0) bs = num(bucket, "cuda_graph_max_bs");
+  double reserved = num(sf, "base_mib") + num(sf, "per_chunk_token_mib") * std::max(chunk, num(sf, "floor_tokens")) +
+                    num(sf, "per_graph_bs_mib") * bs + num(sf, "per_tp_mib") * count;
+  if (total_mib > num(sf, "floor_above_gib", 1e18) * 1024) reserved = std::max(reserved, num(sf, "floor_gib") * 1024);
+  *how = fmt::format("derived from the device size: {:.0f} MiB reserved (chunked prefill {:g}, CUDA-graph batch {:g})", reserved,
+                     chunk, bs);
+  return std::round((total_mib - reserved) / total_mib * 1000) / 1000;
+}
+
+double activation_gb(const json& ap, const Record& a, double total_gb, const ModelSpec& m, std::string* how) {
+  double total_gib = total_gb * kGB / kGiB, seqs = 0;
+  for (const auto& rule : ap.value("max_num_seqs", json::array())) {
+    if (total_gib < num(rule, "min_device_gib")) continue;
+    std::string unless = rule.value("unless_name_contains", "");
+    if (!unless.empty() && to_lower(a.name).find(to_lower(unless)) != std::string::npos) continue;
+    seqs = num(rule, "value");
+    break;
+  }
+  double bytes = num(ap, "bytes_per_seq_vocab") * seqs * static_cast<double>(m.vocab);
+  *how = fmt::format("activation peak {:.1f} GB ({:g} sequences x {} vocab)", bytes / kGB, seqs, m.vocab);
+  return bytes / kGB;
+}
+
+std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
+
+}  // namespace
+
+double capacity_gb(const Record& a) {
+  double v = num(a.data, "memory_gb");
+  if (v <= 0) return 0;
+  return a.str("memory_unit") == "GB" ? v : v * kGiB / kGB;  // DRAM/HBM/GDDR capacities are binary-sized
+}
+
+double device_total_gb(const Record& a, const Record& t, std::string* source) {
+  double cap = capacity_gb(a);
+  std::string unit = a.str("memory_unit").empty() ? "GiB" : a.str("memory_unit");
+  if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
+  double reported = num(a.data, "memory_reported_mib");
+  if (reported > 0) {
+    *source = fmt::format("{:.0f} MiB as the driver reports it", reported);
+    return reported * kMiB / kGB;
+  }
+  *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", num(a.data, "memory_gb"), unit)
+                    : "memory not recorded";
+  return cap;
+}
+
+Budget engine_budget(const Record& a, const Record& t, int count, const Record* engine, const ModelSpec& m, double weights,
+                     double fraction_override) {
+  Budget b;
+  b.capacity_gb = capacity_gb(a);
+  b.total_gb = device_total_gb(a, t, &b.total_source);
+  const json mem = engine ? engine->data.value("memory", json::object()) : json::object();
+  b.kind = mem.value("budget", std::string(mem.contains("gpu_memory_utilization") ? "fraction-of-total" : "whole-device"));
+  std::vector<std::string> kept;
+  double n = count;
+  if (b.kind == "fraction-of-total" || b.kind == "fraction-of-free") {
+    b.fraction = num(mem, "fraction", num(mem, "gpu_memory_utilization", 1));
+    b.fraction_source = fmt::format("{} {:g}", mem.value("fraction_flag", std::string("fraction")), b.fraction);
+  } else if (b.kind == "static-fraction") {
+    b.fraction = static_fraction(mem.value("static_fraction", json::object()), b.total_gb, count, &b.fraction_source);
+    b.fraction_source = fmt::format("{} {:g}, {}", mem.value("fraction_flag", std::string("fraction")), b.fraction, b.fraction_source);
+  }
+  if (fraction_override > 0 && b.kind != "whole-device") {
+    b.fraction = fraction_override;
+    b.fraction_source = fmt::format("{:g} from --memory-fraction", fraction_override);
+  }
+  if (mem.contains("activation_peak")) {
+    std::string how;
+    b.activation_gb = activation_gb(mem["activation_peak"], a, b.total_gb, m, &how);
+    kept.push_back(how);
+  }
+  if (mem.contains("non_torch_gib")) {
+    b.non_torch_gb = from_rules(mem["non_torch_gib"], "max_count", count) * kGiB / kGB;
+    kept.push_back(fmt::format("non-torch {:.2f} GB", b.non_torch_gb));
+  }
+  if (mem.contains("cuda_graphs_gib") && t.str("platform") == "cuda") {
+    b.cuda_graphs_gb = num(mem, "cuda_graphs_gib") * kGiB / kGB;
+    kept.push_back(fmt::format("CUDA graphs {:.1f} GB", b.cuda_graphs_gb));
+  }
+  if (mem.contains("fixed_overhead_gib")) {
+    b.buffers_gb += num(mem, "fixed_overhead_gib") * kGiB / kGB;
+    kept.push_back(fmt::format("activations and buffers {:.1f} GB", num(mem, "fixed_overhead_gib") * kGiB / kGB));
+  }
+  if (mem.contains("compute_buffer")) {
+    const json& cb = mem["compute_buffer"];
+    double bytes = num(cb, "tokens") * num(cb, "bytes_per_entry") * static_cast<double>(m.vocab);
+    b.buffers_gb += bytes / kGB;
+    kept.push_back(fmt::format("compute buffer {:.2f} GB ({:g} tokens x {} vocab)", bytes / kGB, num(cb, "tokens"), m.vocab));
+  }
+  double overhead = b.activation_gb + b.non_torch_gb + b.cuda_graphs_gb + b.buffers_gb;
+  std::string budget;
+  if (b.kind == "fraction-of-total") {
+    b.for_model_gb = n * (b.fraction * b.total_gb - overhead);
+    budget = fmt::format("{} x {} = {} per GPU", gb(b.total_gb), b.fraction, gb(b.fraction * b.total_gb));
+  } else if (b.kind == "fraction-of-free") {
+    double free = n * (b.total_gb - overhead) - weights;
+    b.for_model_gb = weights + b.fraction * std::max(0.0, free);
+    budget = fmt::format("KV pool = {} x what is free after weights and overheads", b.fraction);
+  } else if (b.kind == "static-fraction") {
+    b.for_model_gb = n * b.fraction * b.total_gb;
+    budget = fmt::format("weights + KV pool = {} x {} = {} per GPU", b.fraction, gb(b.total_gb), gb(b.fraction * b.total_gb));
+    kept.insert(kept.begin(), fmt::format("the other {:.0f}% for activations and CUDA graphs", (1 - b.fraction) * 100));
+  } else {
+    b.for_model_gb = n * (b.total_gb - overhead);
+    budget = fmt::format("the whole {} per part", gb(b.total_gb));
+  }
+  std::string who = engine ? engine->id : "no engine";
+  b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
+                            b.fraction_source.empty() || b.kind == "whole-device" ? "" : " (" + b.fraction_source + ")",
+                            kept.empty() ? "" : fmt::format("; keeps {}", fmt::join(kept, ", ")),
+                            fmt::format(" → {} for weights and KV{}", gb(b.for_model_gb), count > 1 ? fmt::format(" on {} parts", count) : ""));
+  return b;
+}
+
+}  // namespace qsel

@@ -1,0 +1,76 @@
+// The engine budget model: device capacity read as the vendor means it, each
+// engine's fraction and overheads, and the public start-up logs it reproduces.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "qsel/loader/corpus_blob.h"
+#include "qsel/rules/memory.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+using nlohmann::json;
+
+namespace {
+constexpr double kGiB = 1073741824.0;
+const Record& rec(const std::string& id) {
+  const Record* r = embedded_graph().find(id);
+  REQUIRE(r);
+  return *r;
+}
+const Record& target_of(const Record& a) { return rec(a.str("target")); }
+}  // namespace
+
+TEST_CASE("budget: HBM '80 GB' is 80 GiB, and engines size from the driver's total", "[rules][memory]") {
+  const Record& h100 = rec("h100-sxm");
+  CHECK(capacity_gb(h100) == Approx(85.899).epsilon(0.001));
+  std::string source;
+  CHECK(device_total_gb(h100, target_of(h100), &source) == Approx(81559 * 1048576.0 / 1e9));
+  CHECK(source == "81559 MiB as the driver reports it");
+  ModelSpec m;
+  m.vocab = 128256;
+  Budget b = engine_budget(h100, target_of(h100), 1, &rec("vllm"), m, 16);
+  CHECK(b.fraction == 0.9);
+  CHECK(b.fraction * b.total_gb == Approx(76.97).epsilon(0.001));  // the figure: 0.9 x 81,559 MiB
+  CHECK(b.activation_gb == Approx(38.6 * 1024 * 128256 / 1e9));
+  CHECK(b.statement.find("keeps activation peak") != std::string::npos);
+}
+
+TEST_CASE("budget: SGLang derives mem_fraction_static from the GPU size", "[rules][memory]") {
+  ModelSpec m;
+  m.vocab = 151936;
+  const Record& h100 = rec("h100-sxm");
+  CHECK(engine_budget(h100, target_of(h100), 1, &rec("sglang"), m, 0).fraction == Approx(0.835));
+  const Record& rtx = rec("rtx-4090");
+  CHECK(engine_budget(rtx, target_of(rtx), 1, &rec("sglang"), m, 0).fraction == Approx(0.847));
+}
+
+TEST_CASE("budget: on Apple the engine gets the Metal working set, recorded or by the target's rule", "[rules][memory]") {
+  ModelSpec m;
+  m.vocab = 128256;
+  const Record& pro = rec("apple-m4-pro");  // 64 GB, no recorded working set: 3/4
+  std::string source;
+  CHECK(device_total_gb(pro, target_of(pro), &source) == Approx(64 * kGiB / 1e9 * 0.75));
+  CHECK(source.find("working set ~75%") != std::string::npos);
+  const Record& m1 = rec("apple-m1-16gb");  // recorded 10922.67 MiB
+  CHECK(device_total_gb(m1, target_of(m1), &source) == Approx(10922.67 * 1048576 / 1e9));
+}
+
+TEST_CASE("budget: reproduces the KV cache public engine start-up logs report, within 10%", "[rules][memory]") {
+  json f = json::parse(test::read_text(test::source_dir() + "/tests/fixtures/engine-logs.json"));
+  int checked = 0;
+  for (const auto& log : f["logs"]) {
+    const Record& a = rec(log["gpu"]);
+    int count = log["count"];
+    ModelSpec m;
+    m.vocab = log["vocab"];
+    double weights = log["weights_gib"].get<double>() * kGiB / 1e9 * count;
+    Budget b = engine_budget(a, target_of(a), count, &rec(log["engine"]), m, weights, log["fraction"]);
+    double kv_gib = (b.for_model_gb - weights) / count * 1e9 / kGiB;
+    double logged = log["kv_gib"];
+    INFO(log["id"] << ": qsel " << kv_gib << " GiB, log " << logged << " GiB");
+    CHECK(std::fabs(kv_gib / logged - 1) <= 0.10);
+    ++checked;
+  }
+  CHECK(checked >= 10);
+}
