@@ -48,19 +48,31 @@ double ceiling(const Candidate& c) {
   return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
-// The precision tier in bits: the format's weight bits, or its sized bpw when
+// The precision tier of a format: 16, 8, 4 (4 up to 8 bits: 5- and 6-bit GGUF
+// types are 4-bit-class mixtures), then 3, 2, 1 (below 4 bits the recorded cost
+// grows with every bit lost). From the format's weight bits, or its sized bpw when
 // it has none (mixtures, EXL2). 0 when nothing says.
-int tier(const Candidate& c) {
-  double bits = c.format->data.value("weight_bits", nlohmann::json()).is_number() ? c.format->data["weight_bits"].get<double>()
-                : c.memory ? c.memory->bpw : 0;
+int format_tier(const Record& f, double sized_bpw) {
+  double bits = f.data.value("weight_bits", nlohmann::json()).is_number() ? f.data["weight_bits"].get<double>() : sized_bpw;
   if (bits >= 16) return 16;
   if (bits >= 8) return 8;
+  if (bits >= 4) return 4;
   return bits > 0 ? static_cast<int>(std::floor(bits)) : 0;
+}
+
+// A model released quantized gains nothing from a wider format: its tier is capped
+// at the shipped one's, so re-quantizing up never outranks serving as released.
+int tier(const Deliberation& d, const Candidate& c) {
+  int t = format_tier(*c.format, c.memory ? c.memory->bpw : 0);
+  const Release* shipped = d.query.model ? d.query.model->shipped() : nullptr;
+  const Record* sf = shipped ? d.graph.find(shipped->format) : nullptr;
+  if (sf) t = std::min(t, format_tier(*sf, 0) > 0 ? format_tier(*sf, 0) : t);
+  return t;
 }
 
 // Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+).
 bool below_quality_floor(const Candidate& c) {
-  int t = tier(c);
+  int t = format_tier(*c.format, c.memory ? c.memory->bpw : 0);
   return t > 0 && t < 4;
 }
 
@@ -89,22 +101,27 @@ int bucket(double v, bool descending) {
 
 using Key = std::vector<long>;
 
-Key quality_key(const Candidate& c) {
+// 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
+int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
+
+Key quality_key(const Deliberation& d, const Candidate& c) {
   bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
-  return {!c.shipped, -tier(c), c.contested(), path_rank(c.path), maturity_rank(c.maturity), c.rank_tier, role_rank(c),
-          c.release.empty(), lower_bound, bucket(ceiling(c), true),
+  bool unnamed = c.engine && !c.kernel && !rule_util::is_baseline(*c.format);
+  return {!c.shipped, -tier(d, c), c.contested(), path_rank(c.path), maturity_rank(c.maturity), unnamed, c.rank_tier, role_rank(c),
+          release_rank(c), lower_bound, bucket(ceiling(c), true),
           grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(), !tensor_cores};
 }
 
-Key objective_key(const Candidate& c, const std::string& objective) {
+Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective) {
   bool fits = !c.memory || c.memory->fits;
   Key k = {!fits, has_blocker(c)};
-  Key q = quality_key(c);
+  Key q = quality_key(d, c);
   if (objective == "speed")
-    k.insert(k.end(), {c.contested(), path_rank(c.path), maturity_rank(c.maturity), below_quality_floor(c), bucket(ceiling(c), true)});
+    k.insert(k.end(), {c.contested(), path_rank(c.path), maturity_rank(c.maturity), c.rank_tier, below_quality_floor(c),
+                       bucket(ceiling(c), true)});
   else if (objective == "memory")
-    k.insert(k.end(), {c.contested(), maturity_rank(c.maturity), bucket(c.memory ? c.memory->total_gb : 0, false)});
+    k.insert(k.end(), {c.contested(), maturity_rank(c.maturity), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
   k.insert(k.end(), q.begin(), q.end());
   return k;
 }
@@ -119,15 +136,16 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
 }
 
 std::string objective_statement(const std::string& objective) {
-  std::string quality = "the format the model ships in, precision tier (16 > 8 > 6 > 5 > 4 > 3 > 2 bits), uncontested, "
-                        "native > dequant > emulated, mainline serving path, Rule 3, serving engine, the publisher's own "
-                        "checkpoint, decode ceiling (5% buckets), evidence grade";
+  std::string quality = "the format the model ships in, precision tier (16 > 8 > 4 > 3 > 2 > 1 bits; 4 covers 4 to 8 bits; "
+                        "never above a quantized release's own), uncontested, native > dequant > emulated, mainline serving "
+                        "path, a recorded kernel, Rule 3, serving engine, a published checkpoint (the publisher's first), "
+                        "decode ceiling (5% buckets), evidence grade";
   if (objective == "speed")
     return "objective speed: fits, no unconditional blocker, uncontested, native > dequant > emulated, mainline serving "
-           "path, 4 bits or more, decode ceiling (5% buckets); ties by quality (" + quality + ")";
+           "path, Rule 3, 4 bits or more, decode ceiling (5% buckets); ties by quality (" + quality + ")";
   if (objective == "memory")
-    return "objective memory: fits, no unconditional blocker, uncontested, mainline serving path, smallest total memory "
-           "(5% buckets); ties by quality (" + quality + ")";
+    return "objective memory: fits, no unconditional blocker, uncontested, mainline serving path, Rule 3, smallest total "
+           "memory (5% buckets); ties by quality (" + quality + ")";
   return "objective quality: fits, no unconditional blocker, " + quality +
          "; no cost-per-quality ranking exists between formats (doc 23 §9.1), so none is invented inside a tier";
 }
@@ -146,7 +164,7 @@ void rank_candidates(Deliberation& d) {
   const std::string& objective = d.query.objective;
   d.notes.push_back("ranking — " + objective_statement(objective));
   std::stable_sort(d.candidates.begin(), d.candidates.end(), [&](const Candidate& a, const Candidate& b) {
-    auto ka = objective_key(a, objective), kb = objective_key(b, objective);
+    auto ka = objective_key(d, a, objective), kb = objective_key(d, b, objective);
     if (ka != kb) return ka < kb;
     return std::make_pair(a.format->id, a.engine ? a.engine->id : std::string()) <
            std::make_pair(b.format->id, b.engine ? b.engine->id : std::string());

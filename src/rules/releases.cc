@@ -15,11 +15,15 @@ void apply_releases(Deliberation& d) {
   const Release* shipped = m.shipped();
   bool quantized_release = shipped && d.graph.find(shipped->format) && !rule_util::is_baseline(*d.graph.find(shipped->format));
   for (auto& c : d.candidates) {
-    for (const auto& r : m.releases)
-      if (r.format == c.format->id) {
-        if (c.release.empty() || r.primary) c.release = r.repo;
-        c.shipped = c.shipped || r.primary;
+    for (const auto& r : m.releases) {
+      if (r.format != c.format->id) continue;
+      bool better = c.release.empty() || r.primary || (r.official && !c.release_official);
+      if (better) {
+        c.release = r.repo;
+        c.release_official = r.official;
       }
+      c.shipped = c.shipped || r.primary;
+    }
     if (c.shipped) {
       c.why.insert(c.why.begin(), fmt::format("{} ships in {} ({}): served as released, no quantization step", m.id,
                                               c.format->id, c.release));
@@ -30,7 +34,8 @@ void apply_releases(Deliberation& d) {
       c.why.insert(c.why.begin(), fmt::format("re-quantizes the shipped {} release ({}): a second quantization on top of the first",
                                               shipped->format, shipped->repo));
     } else if (!c.release.empty()) {
-      c.why.push_back(fmt::format("the publisher's own checkpoint: {}", c.release));
+      c.why.push_back(c.release_official ? fmt::format("the publisher's own checkpoint: {}", c.release)
+                                         : fmt::format("a published third-party checkpoint: {}", c.release));
     }
     if (!c.release.empty()) rule_util::add_unique(c.evidence, m.id);
   }

@@ -65,7 +65,8 @@ struct Candidate {
   std::string maturity = "mainline";  // mainline | experimental | plugin | deprecated (engine `maturity`)
   std::string maturity_reason;
   bool shipped = false;               // the format the model ships in (its primary release)
-  std::string release;                // the publisher's checkpoint in this format, when there is one
+  std::string release;                // a published checkpoint in this format, when one is recorded
+  bool release_official = false;      // published by the model's own publisher
   int rank_tier = 0;                  // lower ranks first; set by the ranking rules
   bool contested() const { return !conflicts.empty(); }
 };
