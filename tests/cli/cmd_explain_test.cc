@@ -145,3 +145,40 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
   }
   CHECK(compared > 1000);
 }
+
+TEST_CASE("explain e2e: bf16, fp16 and fp8-e4m3 follow each target's dtype gates on every target", "[e2e][explain][consistency]") {
+  json targets = json::parse(run_cli({"list", "targets", "--format", "json"}).out);
+  json accels = json::parse(run_cli({"list", "accelerators", "--format", "json"}).out);
+  int checked = 0;
+  for (const auto& t : targets["records"]) {
+    std::string part;
+    for (const auto& a : accels["records"])
+      if (a["target"] == t["id"]) { part = a["id"]; break; }
+    if (part.empty()) continue;
+    json rec = json::parse(run_cli({"show", t["id"].get<std::string>(), "--format", "json"}).out);
+    auto has = [&](const char* list, const std::string& p) {
+      const json& l = rec["record"].value(list, json::array());
+      return std::find(l.begin(), l.end(), p) != l.end();
+    };
+    for (const char* dtype : {"bf16", "fp16"}) {
+      std::string v = explain({dtype, "--on", part})["verdict"];
+      INFO(part << " " << dtype << " verdict " << v);
+      if (has("tensor_core_precisions", dtype) || has("vector_precisions", dtype)) CHECK((v == "native" || v == "unknown"));
+      else CHECK(v != "native");
+      ++checked;
+    }
+    std::string fp8 = explain({"fp8-e4m3", "--on", part})["verdict"];
+    INFO(part << " fp8-e4m3 verdict " << fp8);
+    if (!has("tensor_core_precisions", "fp8")) CHECK((fp8 != "native" && fp8 != "contested"));
+    ++checked;
+  }
+  CHECK(checked > 100);
+  CHECK(explain({"fp8-e4m3", "--on", "mi250x"})["verdict"] != "native");
+  CHECK(explain({"fp8-e4m3", "--on", "strix-halo"})["verdict"] != "native");
+  CHECK(explain({"fp8-e4m3", "--on", "radeon-pro-vii"})["verdict"] != "native");
+  CHECK(explain({"bf16", "--on", "h100"})["verdict"] == "native");
+  CHECK(explain({"bf16", "--on", "t4"})["verdict"] == "unsupported");
+  CHECK(explain({"fp16", "--on", "t4"})["verdict"] == "native");
+  CHECK(explain({"fp8-e4m3", "--on", "rtx-4090"})["verdict"] == "native");
+  CHECK(explain({"awq", "--on", "h100"})["verdict"] == "dequant");
+}
