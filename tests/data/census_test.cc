@@ -133,3 +133,29 @@ TEST_CASE("census: no GGUF record is native anywhere", "[data][census]") {
       CHECK(r.strings("/native_support").empty());
     }
 }
+
+// The census counts the parts the format records name, and no others: the 35
+// below (doc 04's lists plus the parts its rows name). A part added for
+// hardware coverage enters a list only with a source that says so, and then
+// this list changes in the same commit.
+TEST_CASE("census: the accelerators it counts, by name", "[data][census]") {
+  const Corpus& c = embedded().corpus;
+  Census t = tally(c);
+  Set counted;
+  for (const auto& [a, fs] : t.native) counted.insert(a);
+  for (const auto& [a, fs] : t.emulated) counted.insert(a);
+  const Set expected = {"a10", "a100-80gb-sxm4", "apple-m3-max", "apple-m3-ultra", "apple-m4-max", "apple-m4-pro", "apple-m5-max",
+                        "apple-m5-pro", "apple-m5-ultra", "arc-b580", "arc-pro-b60", "b200", "b300", "dgx-spark", "gaudi2", "gaudi3",
+                        "gb200-nvl72", "gh200", "h100-nvl", "h100-pcie", "h100-sxm", "h200", "l4", "l40s", "mi250x", "mi300x", "mi325x",
+                        "radeon-pro-vii", "rtx-3090-ti", "rtx-4090", "rtx-5090", "rtx-pro-6000-blackwell", "strix-halo", "t4", "v100"};
+  CHECK(counted == expected);
+  std::size_t accelerators = 0;
+  for (const auto& r : c.records) accelerators += r.kind == Kind::Accelerator;
+  // Every other accelerator record (coverage parts: RTX 30/40/50, workstation, Jetson, Apple variants …) is in no list.
+  CHECK(accelerators > expected.size() + 150);
+  for (const auto& id : counted) {
+    INFO(id);
+    bool exists = std::any_of(c.records.begin(), c.records.end(), [&](const Record& r) { return r.id == id && r.kind == Kind::Accelerator; });
+    CHECK(exists);
+  }
+}
