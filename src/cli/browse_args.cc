@@ -7,48 +7,6 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
-namespace {
-
-std::string family_note(const std::string& query, const Resolution& r) {
-  std::vector<std::string> others;
-  for (const Record* o : r.others) others.push_back(o->id);
-  return fmt::format("\"{}\" → {}, the family default; also {}", query, r.record->id, fmt::join(others, ", "));
-}
-
-std::string note_of(const std::string& query, const Resolution& r) {
-  if (r.how == Resolution::How::Family) return family_note(query, r);
-  if (r.how == Resolution::How::Alias) return fmt::format("\"{}\" is an alias of {}", query, r.record->id);
-  return "";
-}
-
-}  // namespace
-
-GpuArg resolve_gpu(const Graph& g, const std::string& query, bool allow_target) {
-  GpuArg arg;
-  Resolution part = g.resolve(query, Kind::Accelerator);
-  if (part) {
-    arg.accelerator = part.record;
-    arg.target = g.find(part.record->str("target"));
-    if (arg.target && arg.target->kind != Kind::Target) arg.target = nullptr;
-    arg.note = note_of(query, part);
-    return arg;
-  }
-  Resolution target = g.resolve(query, Kind::Target);
-  if (target && allow_target) {
-    arg.target = target.record;
-    arg.note = note_of(query, target);
-    return arg;
-  }
-  if (target) {
-    std::vector<std::string> parts;
-    for (const Record* a : g.of_kind(Kind::Accelerator))
-      if (a->str("target") == target.record->id) parts.push_back(a->id);
-    throw UsageError(fmt::format("\"{}\" is a target, not a GPU; name a part{}", query,
-                                 parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", "))));
-  }
-  throw_unknown("GPU", query, part);
-}
-
 const Record& resolve_engine(const Graph& g, const std::string& query) {
   Resolution r = g.resolve(query, Kind::Engine);
   if (!r) throw_unknown("engine", query, r);

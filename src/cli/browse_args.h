@@ -1,4 +1,4 @@
-// Arguments the browse commands share: a GPU (part or target), an engine, and
+// Arguments the browse commands share: a GPU (gpu_arg.h), an engine, and
 // values that must come from a schema enum. Each resolves or fails with a
 // one-line usage error ("did you mean …"), exit code 2.
 #pragma once
@@ -7,18 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpu_arg.h"
 #include "qsel/cli/context.h"
 
 namespace qsel {
-
-struct GpuArg {
-  const Record* accelerator = nullptr;  // null when the query named a target
-  const Record* target = nullptr;       // null when the part names no target record
-  std::string note;                     // how the query resolved when not by id, else empty
-};
-
-// An accelerator id, alias or family name; with `allow_target`, a target id or alias too.
-GpuArg resolve_gpu(const Graph& g, const std::string& query, bool allow_target);
 
 // An engine id or alias.
 const Record& resolve_engine(const Graph& g, const std::string& query);

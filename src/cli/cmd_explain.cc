@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "browse_args.h"
+#include "gpu_arg.h"
 #include "commands.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/text.h"
@@ -94,7 +95,7 @@ ojson explain(Context& ctx, const ExplainArgs& a) {
 Runner setup_explain(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<ExplainArgs>();
   sub.add_option("topic", a->topic, "A record id or alias (nvfp4, h100, machete), rule-1 … rule-7, or a lint code (QS004)")->required();
-  sub.add_option("--on", a->on, "For a format: a target (sm120), a part (h100) or a family (blackwell)");
+  sub.add_option("--on", a->on, "For a format: a target (sm120), a part (h100, \"RTX 3090\"), a family (blackwell), or auto (this machine's GPU)");
   sub.add_option("--engine", a->engines, "Restrict to an engine (repeatable)")->delimiter(',');
   return [a, &ctx]() {
     require_format(ctx, "explain", {"text", "json"});

@@ -23,6 +23,7 @@ struct Column {
   const char* key;
   const char* header;
   const char* pointer;
+  bool detail = false;  // JSON and Markdown only: the text table stays narrow
 };
 
 // The summary columns of each kind; every record also carries id and name.
@@ -31,7 +32,10 @@ const std::vector<Column>& columns(Kind k) {
       {Kind::Format, {{"regime", "regime", "/regime"}, {"weight_bits", "W", "/weight_bits"}, {"activation_bits", "A", "/activation_bits"},
                       {"group", "group", "/weight_group_size"}, {"bpw", "bpw", "/bpw/nominal"}}},
       {Kind::Accelerator, {{"vendor", "vendor", "/vendor"}, {"target", "target", "/target"}, {"memory_gb", "GB", "/memory_gb"},
-                           {"bandwidth_gbs", "GB/s", "/memory_bandwidth_gbs"}, {"market", "market", "/market"}}},
+                           {"memory_type", "memory", "/memory_type", true}, {"bandwidth_gbs", "GB/s", "/memory_bandwidth_gbs"},
+                           {"bf16_tflops", "BF16 TFLOPS", "/tflops/bf16", true}, {"fp8_tflops", "FP8 TFLOPS", "/tflops/fp8", true},
+                           {"fp4_tflops", "FP4 TFLOPS", "/tflops/fp4", true}, {"market", "market", "/market"},
+                           {"release_year", "year", "/release_year", true}}},
       {Kind::Target, {{"vendor", "vendor", "/vendor"}, {"platform", "platform", "/platform"}, {"family", "family", "/family"},
                       {"compute_capability", "cc", "/compute_capability"}}},
       {Kind::Kernel, {{"mode", "mode", "/mode"}, {"regimes", "regimes", "/regimes"}}},
@@ -56,7 +60,7 @@ json list_kinds(const Graph& g) {
 
 json list_records(const std::vector<const Record*>& records, Kind kind) {
   json cols = json::array({{{"key", "id"}, {"header", "id"}}});
-  for (const auto& c : columns(kind)) cols.push_back({{"key", c.key}, {"header", c.header}});
+  for (const auto& c : columns(kind)) cols.push_back({{"key", c.key}, {"header", c.header}, {"detail", c.detail}});
   cols.push_back({{"key", "name"}, {"header", "name"}});
   json rows = json::array();
   for (const Record* r : records) {
@@ -65,6 +69,10 @@ json list_records(const std::vector<const Record*>& records, Kind kind) {
       nlohmann::json::json_pointer p(c.pointer);
       row[c.key] = r->data.contains(p) ? json(r->data.at(p)) : json();
     }
+    row["sources"] = json::array();
+    for (const auto& src : r->data.value("sources", nlohmann::json::array()))
+      if (src.is_object())
+        row["sources"].push_back({{"title", src.value("title", std::string())}, {"url", src.contains("url") ? json(src["url"]) : json()}});
     rows.push_back(row);
   }
   return {{"kind", kind_name(kind)}, {"plural", kind_plural(kind)}, {"count", rows.size()}, {"columns", cols}, {"records", rows}};
@@ -241,12 +249,13 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
   auto filters = std::make_shared<Filters>();
   for (const auto& spec : filter_specs()) sub.add_option(spec.flag, (*filters).*spec.value, spec.help);
   return [kind, filters, &ctx]() {
-    require_format(ctx, "list", {"text", "json"});
+    require_format(ctx, "list", {"text", "json", "markdown"});
     std::optional<Kind> k = kind_arg(*kind);
     for (const auto& spec : filter_specs())
       if (!((*filters).*spec.value).empty()) check_applies(spec, k);
     json result = k ? filtered(ctx, *k, *filters) : list_kinds(ctx.graph());
     if (ctx.json()) ctx.print_json(result);
+    else if (ctx.format == "markdown") *ctx.out << render_list_markdown(result);
     else *ctx.out << render_list(result, ctx.style());
     return 0;
   };

@@ -240,7 +240,7 @@ void print(Context& ctx, const json& result) {
 Runner setup_matrix(CLI::App& sub, Context& ctx) {
   auto o = std::make_shared<Options>();
   sub.add_option("--engine", o->engine, "Engine id or alias whose support matrix to draw; a matrix id works too");
-  sub.add_option("--gpu", o->gpu, "GPU (id, alias or family) or target: show only the matrix row that covers it");
+  sub.add_option("--gpu", o->gpu, "GPU (id, alias, family or spelling; auto = this machine's) or target: show only the matrix row that covers it");
   sub.add_flag("--derived", o->derived, "Formats x parts derived from the format records' native_support/emulated_support");
   sub.add_option("--vendor", o->vendor, "With --derived: only this vendor's parts (nvidia, amd, intel, apple, …)");
   return [o, &ctx]() {

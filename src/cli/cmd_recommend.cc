@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "browse_args.h"
+#include "gpu_arg.h"
 #include "commands.h"
 #include "qsel/cli/context.h"
 #include "qsel/report/advice_report.h"
@@ -16,6 +17,8 @@ struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
   std::string objective = "quality";
   double memory_fraction = 0;
+  GpuSpec spec;
+  bool count_given = false, vram_given = false, bandwidth_given = false;
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
   std::size_t top = 8;
@@ -52,12 +55,21 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   if (a.count < 1) throw UsageError(fmt::format("--count must be at least 1, got {}", a.count));
   if (a.batch < 1) throw UsageError(fmt::format("--batch must be at least 1, got {}", a.batch));
   Query q;
-  GpuArg gpu = resolve_gpu(g, a.gpu, false);
+  if (a.vram_given && !(a.spec.vram_gb >= 0.5 && a.spec.vram_gb <= 100000))
+    throw UsageError(fmt::format("--vram: expected GB between 0.5 and 100000, got {:g}", a.spec.vram_gb));
+  if (a.bandwidth_given && !(a.spec.bandwidth_gbs >= 1 && a.spec.bandwidth_gbs <= 1000000))
+    throw UsageError(fmt::format("--bandwidth: expected GB/s between 1 and 1000000, got {:g}", a.spec.bandwidth_gbs));
+  GpuSpec spec = a.spec;
+  spec.describable = true;
+  GpuArg gpu = resolve_gpu(g, a.gpu, false, spec);
   if (!gpu.target) throw UsageError(fmt::format("{} names no target record; the corpus cannot say what runs on it", gpu.accelerator->id));
   q.accelerator = gpu.accelerator;
   q.target = gpu.target;
+  q.described_part = gpu.owned;
   q.gpu_note = gpu.note;
   q.count = a.count;
+  if (gpu.count > 0 && !a.count_given) q.count = gpu.count;
+  else if (gpu.count > 0 && a.count != gpu.count) q.gpu_note += fmt::format("; --count {} as given", a.count);
   q.model = model_of(g, a);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
   q.context = parse_context(a.context);
@@ -75,8 +87,17 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
 }
 
 void add_options(CLI::App& sub, RecommendArgs& a) {
-  sub.add_option("--gpu", a.gpu, "GPU: id, alias or common spelling (h100, rtx5090, mi300x)")->required();
-  sub.add_option("--count", a.count, "Number of GPUs (tensor parallel); default 1");
+  sub.add_option("--gpu", a.gpu,
+                 "GPU: id, alias or common spelling (h100, \"RTX 3090\", a100-40gb, m3-max-36gb); auto = this machine's "
+                 "GPUs (nvidia-smi, amd-smi/rocm-smi, sysctl); custom = one you describe with --vram and --target")
+      ->required();
+  sub.add_option("--vram", a.spec.vram_gb, "Memory of a part qsel does not know (or in place of a known part's), in GB as the vendor labels it: 24")
+      ->each([&a](const std::string&) { a.vram_given = true; });
+  sub.add_option("--bandwidth", a.spec.bandwidth_gbs, "Memory bandwidth of a described part, GB/s: 936")
+      ->each([&a](const std::string&) { a.bandwidth_given = true; });
+  sub.add_option("--target", a.spec.target, "Architecture of a described part: a target id or alias (sm86, gfx1100, apple-m2, \"cc 8.9\")");
+  sub.add_option("--count", a.count, "Number of GPUs (tensor parallel); default 1, or as many identical GPUs as --gpu auto finds")
+      ->each([&a](const std::string&) { a.count_given = true; });
   sub.add_option("--model-size", a.model_size, "Model size: 70b, 8B, 1.5b, 8x7b, 235b-a22b");
   sub.add_option("--model", a.model, "A model record id (llama-3.1-70b)");
   sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");

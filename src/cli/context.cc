@@ -42,10 +42,4 @@ void Context::print_json(const nlohmann::ordered_json& j) const {
   *out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
-void throw_unknown(const std::string& what, const std::string& query, const Resolution& r) {
-  std::string hint;
-  if (!r.suggestions.empty()) hint = fmt::format("; did you mean \"{}\"?", fmt::join(r.suggestions, "\", \""));
-  throw UsageError(fmt::format("unknown {} \"{}\"{}", what, query, hint));
-}
-
 }  // namespace qsel

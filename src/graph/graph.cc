@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "qsel/core/errors.h"
 #include "qsel/core/text.h"
+
+#include <fmt/format.h>
 
 namespace qsel {
 
@@ -133,6 +136,12 @@ Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) cons
     if (res.suggestions.size() == 3) break;
   }
   return res;
+}
+
+void throw_unknown(const std::string& what, const std::string& query, const Resolution& r) {
+  std::string hint;
+  if (!r.suggestions.empty()) hint = fmt::format("; did you mean \"{}\"?", fmt::join(r.suggestions, "\", \""));
+  throw UsageError(fmt::format("unknown {} \"{}\"{}", what, query, hint));
 }
 
 }  // namespace qsel

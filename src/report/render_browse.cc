@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/report/browse_report.h"
 #include "qsel/report/render.h"
 #include "qsel/report/table.h"
 
@@ -103,11 +104,13 @@ std::string render_list(const json& result, const Style& st) {
     return t.render();
   }
   std::vector<std::string> header;
-  for (const auto& c : result["columns"]) header.push_back(c["header"]);
+  for (const auto& c : result["columns"])
+    if (!c.value("detail", false)) header.push_back(c["header"]);
   Table t(header);
   for (const auto& r : result["records"]) {
     std::vector<std::string> row;
     for (const auto& c : result["columns"]) {
+      if (c.value("detail", false)) continue;
       std::string key = c["key"];
       row.push_back(key == "id" ? st.bold(r[key].get<std::string>()) : cell_text(r.value(key, json())));
     }
@@ -123,6 +126,52 @@ std::string render_list(const json& result, const Style& st) {
                             result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>(),
                             filters.empty() ? "" : fmt::format(" ({})", fmt::join(filters, ", "))));
   return out;
+}
+
+std::string render_list_markdown(const json& result) {
+  if (result.contains("kinds")) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& k : result["kinds"]) rows.push_back({k["kind"], cell_text(k["count"]), k["folder"]});
+    return markdown_table({"kind", "records", "folder"}, rows);
+  }
+  std::vector<std::string> header;
+  for (const auto& c : result["columns"]) header.push_back(markdown_escape(c["header"].get<std::string>()));
+  header.push_back("sources");
+  std::vector<std::vector<std::string>> rows;
+  std::string links;
+  for (const auto& r : result["records"]) {
+    std::vector<std::string> row;
+    for (const auto& c : result["columns"]) {
+      const json& v = r.value(c["key"].get<std::string>(), json());
+      row.push_back(v.is_null() ? "—" : markdown_escape(cell_text(v)));
+    }
+    std::vector<std::string> refs;
+    std::size_t n = 0;
+    for (const auto& src : r.value("sources", json::array())) {
+      ++n;
+      std::string label = fmt::format("{}.{}", r["id"].get<std::string>(), n);
+      if (!src["url"].is_string()) {
+        refs.push_back(fmt::format("{}", n));
+        continue;
+      }
+      refs.push_back(fmt::format("[{}][{}]", n, label));
+      std::string title;
+      for (char ch : src.value("title", std::string()))  // a link title is quoted: keep it one line, no quotes
+        title += ch == '"' ? '\'' : (ch == '\n' || ch == '\r' ? ' ' : ch);
+      links += fmt::format("[{}]: <{}> \"{}\"\n", label, markdown_url(src["url"].get<std::string>()), title);
+    }
+    row.push_back(refs.empty() ? "none recorded" : fmt::format("{}", fmt::join(refs, " ")));
+    rows.push_back(std::move(row));
+  }
+  std::string title = fmt::format("# {} {}\n\n", result["count"].get<std::size_t>(),
+                                  result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>());
+  std::vector<std::string> filters;
+  for (const auto& f : result.value("filters", json::array()))
+    filters.push_back(markdown_escape(f["flag"].get<std::string>() + " " + f["resolved"].get<std::string>()));
+  std::string intro = filters.empty() ? "" : fmt::format("Filtered by {}.\n\n", fmt::join(filters, ", "));
+  intro += "Numbers are the records' own; \"—\" means the record does not give the figure (its notes say why). Each "
+           "record's sources are linked by number; the record file quotes the passage each number comes from.\n\n";
+  return title + intro + markdown_table_raw(header, rows) + (links.empty() ? "" : "\n" + links);
 }
 
 std::string render_show(const json& r, const Style& st) {

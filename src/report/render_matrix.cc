@@ -29,23 +29,46 @@ std::string csv_line(const std::vector<std::string>& fields) {
   return out + "\n";
 }
 
-namespace {
-
-std::string md_cell(const std::string& s) {
+std::string markdown_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
-    if (c == '|' || c == '*') out += '\\';
-    out += c == '\n' ? ' ' : c;
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t' || (u < 0x20) || u == 0x7f) {
+      out += ' ';  // a control character would end the row or reach the terminal
+      continue;
+    }
+    if (std::string_view("\\`*_[]<>|").find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
   return out;
 }
 
-}  // namespace
+std::string markdown_url(std::string_view url) {
+  if (url.substr(0, 8) != "https://" && url.substr(0, 7) != "http://") return "#";
+  std::string out;
+  for (char c : url) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u == 0x7f || c == '<' || c == '>' || c == '"') out += fmt::format("%{:02X}", u);
+    else out += c;
+  }
+  return out;
+}
 
 std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::vector<std::string>> escaped;
+  for (const auto& r : rows) {
+    escaped.emplace_back();
+    for (const auto& c : r) escaped.back().push_back(markdown_escape(c));
+  }
+  std::vector<std::string> head;
+  for (const auto& h : header) head.push_back(markdown_escape(h));
+  return markdown_table_raw(head, escaped);
+}
+
+std::string markdown_table_raw(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   auto line = [](const std::vector<std::string>& cells) {
     std::string l = "|";
-    for (const auto& c : cells) l += " " + md_cell(c) + " |";
+    for (const auto& c : cells) l += " " + c + " |";
     return l + "\n";
   };
   std::string out = line(header) + "|";
@@ -161,7 +184,7 @@ std::string grid_body(const json& grid, const Style& st) {
 
 std::string excludes(const json& footnote) {
   if (footnote.value("excludes_formats", json::array()).empty()) return "";
-  return " (excludes " + joined(footnote["excludes_formats"], 100) + ")";
+  return " (excludes " + markdown_escape(joined(footnote["excludes_formats"], 100)) + ")";
 }
 
 std::string grid_notes(const json& grid, const Style& st) {
@@ -279,9 +302,9 @@ Flat flat(const json& r) {
 
 std::string markdown_notes(const json& grid) {
   std::string out;
-  for (const auto& fn : grid["footnotes"]) out += fmt::format("- {}: {}{}\n", md_cell(str(fn["mark"])), str(fn["text"]), excludes(fn));
+  for (const auto& fn : grid["footnotes"]) out += fmt::format("- {}: {}{}\n", markdown_escape(str(fn["mark"])), markdown_escape(str(fn["text"])), excludes(fn));
   const json& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : json::array();
-  for (const auto& n : notes) out += "- Not covered: " + str(n) + "\n";
+  for (const auto& n : notes) out += "- Not covered: " + markdown_escape(str(n)) + "\n";
   if (!gpu_mode(grid))
     for (const auto& u : grid["uncovered"]) out += "- Not covered: " + str(u["note"]) + "\n";
   return out;
@@ -297,8 +320,9 @@ std::string markdown_grid(const json& grid) {
   if (!f.rows.empty()) blocks.push_back(markdown_table(f.header, f.rows));
   if (std::string notes = markdown_notes(grid); !notes.empty()) blocks.push_back(notes);
   std::string title = str(grid["source"]["title"]);
-  blocks.push_back(grid["source"]["url"].is_string() ? fmt::format("Source: [{}]({})\n", title, str(grid["source"]["url"]))
-                                                     : fmt::format("Source: {}\n", title));
+  blocks.push_back(grid["source"]["url"].is_string()
+                       ? fmt::format("Source: [{}](<{}>)\n", markdown_escape(title), markdown_url(str(grid["source"]["url"])))
+                       : fmt::format("Source: {}\n", markdown_escape(title)));
   return fmt::format("{}", fmt::join(blocks, "\n"));
 }
 

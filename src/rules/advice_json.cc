@@ -50,6 +50,10 @@ ojson accelerator_json(const Query& q) {
   ojson j = {{"id", a.id}, {"name", a.name}, {"target", q.target->id}, {"vendor", a.str("vendor")},
              {"memory_gb", a.data.value("memory_gb", nlohmann::json())},
              {"memory_bandwidth_gbs", a.data.value("memory_bandwidth_gbs", nlohmann::json())}, {"count", q.count}};
+  if (a.data.value("user_described", false)) {
+    j["user_described"] = true;
+    j["described_by"] = a.str("described_by");
+  }
   if (!q.gpu_note.empty()) j["resolved"] = q.gpu_note;
   return j;
 }

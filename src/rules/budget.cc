@@ -101,8 +101,11 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
     *source = fmt::format("{:.0f} MiB as the driver reports it", reported);
     return reported * kMiB / kGB;
   }
-  *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", num(a.data, "memory_gb"), unit)
-                    : "memory not recorded";
+  if (a.data.value("user_described", false))
+    *source = fmt::format("{:g} {} as given; the driver's total is unknown and may be a little less", num(a.data, "memory_gb"), unit);
+  else
+    *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", num(a.data, "memory_gb"), unit)
+                      : "memory not recorded";
   return cap;
 }
 

@@ -73,7 +73,10 @@ void enumerate_candidates(Deliberation& d) {
   auto parts = parts_of(d);
   bool listed = false;
   for (const Record* a : parts) listed = listed || listed_anywhere(d.graph, a->id);
-  if (!parts.empty() && !listed)
+  if (q.accelerator && q.accelerator->data.value("user_described", false))
+    d.unknowns.push_back(fmt::format("a described part is on no format record's list: what runs there comes from engine kernel "
+                                     "selection on {} only", q.target->id));
+  else if (!parts.empty() && !listed)
     d.unknowns.push_back(fmt::format("no format record lists {} in native_support or emulated_support (a gap in the "
                                      "census, not a finding): what runs there comes from engine kernel selection only",
                                      part_names(d)));

@@ -27,30 +27,6 @@ std::string usage_error(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST_CASE("browse_args: a GPU resolves to its part and target, or to a target when allowed", "[cli][args]") {
-  Graph g = small_graph();
-  GpuArg part = resolve_gpu(g, "New GPU", false);
-  REQUIRE(part.accelerator);
-  CHECK(part.accelerator->id == "gpu-new");
-  REQUIRE(part.target);
-  CHECK(part.target->id == "t-new");
-  CHECK(part.note == "\"New GPU\" is an alias of gpu-new");
-  CHECK(resolve_gpu(g, "gpu-old", false).note.empty());
-
-  GpuArg target = resolve_gpu(g, "t-old", true);
-  CHECK(target.accelerator == nullptr);
-  CHECK(target.target->id == "t-old");
-  CHECK(usage_error([&] { resolve_gpu(g, "t-old", false); }) == "\"t-old\" is a target, not a GPU; name a part (gpu-old)");
-  CHECK(usage_error([&] { resolve_gpu(g, "zzz-zzz-zzz", true); }) == "unknown GPU \"zzz-zzz-zzz\"");
-}
-
-TEST_CASE("browse_args: the embedded corpus resolves a family to its default part", "[cli][args]") {
-  Context ctx;
-  GpuArg h100 = resolve_gpu(ctx.graph(), "h100", false);
-  CHECK(h100.accelerator->id == "h100-sxm");
-  CHECK(h100.note.rfind("\"h100\" → h100-sxm, the family default; also ", 0) == 0);
-}
-
 TEST_CASE("browse_args: engines and their matrices", "[cli][args]") {
   Graph g = small_graph();
   const Record& e = resolve_engine(g, "THE ENGINE");

@@ -134,3 +134,30 @@ TEST_CASE("cmd_list: filters on the embedded corpus", "[cli][list]") {
   REQUIRE(!amd["records"].empty());
   for (const auto& r : amd["records"]) CHECK(r["vendor"] == "amd");
 }
+
+TEST_CASE("cmd_list: markdown is a reference table with each record's sources linked", "[cli][list]") {
+  auto r = run_cli({"list", "accelerators", "--vendor", "nvidia", "--format", "markdown"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.rfind("# ", 0) == 0);
+  CHECK(r.out.find("Filtered by --vendor nvidia.") != std::string::npos);
+  CHECK(r.out.find("| id | vendor | target | GB | memory | GB/s | BF16 TFLOPS | FP8 TFLOPS | FP4 TFLOPS | market | year | name | sources |") !=
+        std::string::npos);
+  CHECK(r.out.find("| rtx-3090 | nvidia | sm86 | 24 | GDDR6X | 936.2 | 71 | — | — | consumer | 2020 | NVIDIA GeForce RTX 3090 | [1][rtx-3090.1]") !=
+        std::string::npos);
+  CHECK(r.out.find("\n[rtx-3090.1]: <https://github.com/Lightning-AI/pytorch-lightning/") != std::string::npos);
+  // every table row has a sources cell that links at least one source
+  std::size_t rows = 0, linked = 0, pos = 0;
+  while ((pos = r.out.find("\n| ", pos)) != std::string::npos) {
+    std::size_t end = r.out.find('\n', pos + 1);
+    std::string row = r.out.substr(pos + 1, end - pos - 1);
+    pos = end;
+    if (row.rfind("| id ", 0) == 0 || row.rfind("| ---", 0) == 0) continue;
+    ++rows;
+    linked += row.find("][") != std::string::npos;
+  }
+  CHECK(rows >= 160);
+  CHECK(linked == rows);
+  auto text = run_cli({"list", "accelerators", "--vendor", "nvidia", "--no-color"});
+  CHECK(text.out.find("BF16") == std::string::npos);  // detail columns stay out of the text table
+}

@@ -162,7 +162,7 @@ TEST_CASE("cmd_matrix: CSV and Markdown forms", "[cli][matrix]") {
         "- \\*: Not fmt-y. (excludes fmt-y)\n"
         "- Not covered: No AMD row.\n"
         "\n"
-        "Source: [test source](https://example.org/mx)\n");
+        "Source: [test source](<https://example.org/mx>)\n");
 }
 
 TEST_CASE("cmd_matrix: bad input exits 2 with one line", "[cli][matrix]") {

@@ -3,6 +3,10 @@
 // with no quantization story.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <cstdlib>
+
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -163,7 +167,8 @@ TEST_CASE("recommend e2e: GGUF is sized on measured bpw and the sizing lever is 
 TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recommend]") {
   auto gpu = run_cli({"recommend", "--gpu", "h100-sxn", "--model-size", "8b"});
   CHECK(gpu.code == 2);
-  CHECK(gpu.err == "qsel: error: unknown GPU \"h100-sxn\"; did you mean \"h100-sxm\"?\n");
+  CHECK(gpu.err.rfind("qsel: error: unknown GPU \"h100-sxn\"; did you mean \"h100-sxm\"? Parts with that model number: ", 0) == 0);
+  CHECK(std::count(gpu.err.begin(), gpu.err.end(), '\n') == 1);
   auto size = run_cli({"recommend", "--gpu", "h100", "--model-size", "huge"});
   CHECK(size.code == 2);
   CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b\n");
@@ -180,6 +185,72 @@ TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recomme
   CHECK(none.err == "qsel: error: recommend needs a model: --model-size 70b, --model ID or --model-config config.json\n");
   auto ctx = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--context", "lots"});
   CHECK(ctx.code == 2);
+}
+
+namespace {
+
+// PATH for the duration of a test: --gpu auto runs the tools found there.
+struct ScopedPath {
+  std::string old;
+  explicit ScopedPath(const std::string& dir) : old(std::getenv("PATH") ? std::getenv("PATH") : "") { setenv("PATH", dir.c_str(), 1); }
+  ~ScopedPath() { setenv("PATH", old.c_str(), 1); }
+};
+
+}  // namespace
+
+TEST_CASE("recommend e2e: --gpu auto detects the GPUs and their count; identical GPUs set --count", "[e2e][recommend][auto]") {
+  qsel::test::TempDir bin;
+  auto tool = bin.write("nvidia-smi", "#!/bin/sh\n/bin/cat '" + qsel::test::source_dir() + "/tests/fixtures/detect/nvidia-smi/rtx-3090-x2.txt'\n");
+  chmod(tool.c_str(), 0755);
+  ScopedPath path(bin.path().string());
+  json j = recommend({"--gpu", "auto", "--model-size", "70b"});
+  CHECK(j["accelerator"]["id"] == "rtx-3090");
+  CHECK(j["accelerator"]["count"] == 2);
+  CHECK(j["accelerator"]["resolved"] == "detected by nvidia-smi: 2 x \"NVIDIA GeForce RTX 3090\" (24576 MiB) → rtx-3090");
+  json one = recommend({"--gpu", "auto", "--count", "1", "--model-size", "8b"});
+  CHECK(one["accelerator"]["count"] == 1);
+  CHECK(one["accelerator"]["resolved"].get<std::string>().find("; --count 1 as given") != std::string::npos);
+  auto text = run_cli({"explain", "nvfp4", "--on", "auto", "--no-color"});
+  CHECK(text.code == 0);
+  CHECK(text.out.find("sm86") != std::string::npos);
+}
+
+TEST_CASE("recommend e2e: --gpu auto with no GPU tool exits 2 and says what was tried", "[e2e][recommend][auto]") {
+  qsel::test::TempDir empty;
+  ScopedPath path(empty.path().string());
+  auto r = run_cli({"recommend", "--gpu", "auto", "--model-size", "8b"});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "qsel: error: --gpu auto found no GPU (nvidia-smi: not installed; amd-smi: not installed; rocm-smi: not installed; "
+                 "sysctl: not installed; system_profiler: not installed); name the part with --gpu NAME, or describe it with --gpu "
+                 "custom --vram GB --target TARGET\n");
+}
+
+TEST_CASE("recommend e2e: a user-described part runs every rule and says whose figures they are", "[e2e][recommend][custom]") {
+  json j = recommend({"--gpu", "custom", "--vram", "24", "--bandwidth", "936", "--target", "sm86", "--model-size", "32b"});
+  CHECK(j["accelerator"]["id"] == "custom");
+  CHECK(j["accelerator"]["user_described"] == true);
+  CHECK(j["accelerator"]["target"] == "sm86");
+  CHECK(j["accelerator"]["memory_bandwidth_gbs"] == 936);
+  json rtx3090 = recommend({"--gpu", "rtx-3090", "--model-size", "32b"});
+  // the same target and memory as a 3090: the same kernels and the same fits (the 3090's driver total is a little different)
+  REQUIRE(j["candidates"].size() == rtx3090["candidates"].size());
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(j["candidates"][i]["format"] == rtx3090["candidates"][i]["format"]);
+    CHECK(j["candidates"][i]["kernel"] == rtx3090["candidates"][i]["kernel"]);
+  }
+  CHECK(j["candidates"][0]["budget"]["statement"].get<std::string>().find("24 GiB as given; the driver's total is unknown and may be a little less") !=
+        std::string::npos);
+  auto text = run_cli({"recommend", "--gpu", "custom", "--vram", "24", "--target", "sm86", "--model-size", "8b", "--no-color"});
+  CHECK(text.out.rfind("GPU    user-described GPU (custom, sm86, 24 GB, bandwidth unknown)   user-described part: 24 GB (--vram), sm86 "
+                       "(--target); every rule runs on sm86's facts, and no record checks these figures\n", 0) == 0);
+  CHECK(std::find(j["unknowns"].begin(), j["unknowns"].end(),
+                  "a described part is on no format record's list: what runs there comes from engine kernel selection on sm86 only") !=
+        j["unknowns"].end());
+  auto missing = run_cli({"recommend", "--gpu", "custom", "--vram", "24", "--model-size", "8b"});
+  CHECK(missing.code == 2);
+  auto negative = run_cli({"recommend", "--gpu", "custom", "--vram", "-3", "--target", "sm86", "--model-size", "8b"});
+  CHECK(negative.code == 2);
 }
 
 TEST_CASE("recommend e2e: text and markdown forms carry the same answer", "[e2e][recommend]") {

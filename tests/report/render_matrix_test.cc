@@ -29,6 +29,15 @@ TEST_CASE("render_matrix: markdown_table escapes pipes and asterisks", "[report]
   CHECK(markdown_table({"h1", "h|2"}, {{"Y*", "a\nb"}}) == "| h1 | h\\|2 |\n| --- | --- |\n| Y\\* | a b |\n");
 }
 
+TEST_CASE("render_matrix: record text is inert in Markdown; only http(s) URLs become links", "[report][matrix]") {
+  CHECK(markdown_escape("[click](javascript:x) <img src=x> _a_ `b` \\ |") ==
+        "\\[click\\](javascript:x) \\<img src=x\\> \\_a\\_ \\`b\\` \\\\ \\|");
+  CHECK(markdown_escape("a\x1b[31mred\x07\r\nb") == "a \\[31mred   b");
+  CHECK(markdown_url("https://example.org/a b<c>") == "https://example.org/a%20b%3Cc%3E");
+  CHECK(markdown_url("javascript:alert(1)") == "#");
+  CHECK(markdown_url("") == "#");
+}
+
 TEST_CASE("render_matrix: wrap_label breaks after spaces, slashes and hyphens, before parentheses", "[report][matrix]") {
   CHECK(wrap_label("NVFP4", 10) == std::vector<std::string>{"NVFP4"});
   CHECK(wrap_label("FP8(per tensor)", 10) == std::vector<std::string>{"FP8(per", "tensor)"});

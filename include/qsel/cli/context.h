@@ -39,7 +39,4 @@ struct Context {
   std::unique_ptr<Graph> owned_;  // a --data corpus
 };
 
-// One error line for a record the user asked for by id or alias that matches nothing.
-[[noreturn]] void throw_unknown(const std::string& what, const std::string& query, const Resolution& r);
-
 }  // namespace qsel

@@ -34,6 +34,9 @@ struct Resolution {
   explicit operator bool() const { return record != nullptr; }
 };
 
+// Fails with "unknown WHAT "query"; did you mean …?" (a UsageError, exit 2).
+[[noreturn]] void throw_unknown(const std::string& what, const std::string& query, const Resolution& r);
+
 class Graph {
  public:
   explicit Graph(Corpus corpus);

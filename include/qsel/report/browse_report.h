@@ -2,6 +2,7 @@
 // command built and formats it; none of them looks at records or computes.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qsel/report/render.h"
@@ -14,8 +15,18 @@ namespace qsel {
 // One CSV line (RFC 4180 quoting: fields holding a comma, quote or newline are quoted).
 std::string csv_line(const std::vector<std::string>& fields);
 
-// A GitHub-flavoured Markdown table ('|' in cells escaped).
+// Record text made inert in Markdown: \ ` * _ [ ] < > | escaped, control
+// characters and line breaks as spaces (a cell stays one cell, a name never a link).
+std::string markdown_escape(std::string_view text);
+
+// A URL for a Markdown link's <…> destination: only http(s) URLs pass, with
+// spaces, <, > and control characters percent-encoded; anything else is "#".
+std::string markdown_url(std::string_view url);
+
+// A GitHub-flavoured Markdown table, every cell escaped with markdown_escape.
 std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+// The same with cells the caller has already escaped (to keep its own links).
+std::string markdown_table_raw(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 
 // `label` broken into lines of at most `width` characters, after spaces, '/' and
 // '-' and before '('; a word longer than `width` stays whole.

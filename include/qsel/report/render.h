@@ -22,6 +22,9 @@ std::string cell_text(const ojson& v);
 std::string render_fields(const ojson& data, const Style& style, int indent = 2);
 
 std::string render_list(const ojson& result, const Style& style);
+// The same list as a Markdown reference: every column (detail ones too), "—" for
+// what the record does not give, and each record's sources as numbered links.
+std::string render_list_markdown(const ojson& result);
 std::string render_show(const ojson& result, const Style& style);
 
 }  // namespace qsel

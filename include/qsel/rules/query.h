@@ -1,5 +1,6 @@
 // One recommendation request, with its defaults resolved and stated.
 #pragma once
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@ namespace qsel {
 struct Query {
   const Record* accelerator = nullptr;  // null when asking about a bare target (explain --on TARGET)
   const Record* target = nullptr;
+  std::shared_ptr<const Record> described_part;  // owns `accelerator` when the user (or a driver) described it
   std::string gpu_note;                 // how the --gpu spelling resolved, when it needed saying
   int count = 1;
   std::optional<ModelSpec> model;       // absent for explain
@@ -21,8 +23,8 @@ struct Query {
   int batch = 1;
   std::string kv_cache = "auto";        // auto | fp16 | bf16 | fp8 | int8
   bool portable = false;
-  std::string objective = "quality";
-  double memory_fraction = 0;           // --memory-fraction: replaces every engine's fraction when positive    // quality | speed | memory: what ranks the candidates
+  std::string objective = "quality";    // quality | speed | memory: what ranks the candidates
+  double memory_fraction = 0;           // --memory-fraction: replaces every engine's fraction when positive
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;
   std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe

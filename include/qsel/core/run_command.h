@@ -1,0 +1,31 @@
+// Running a fixed local tool (nvidia-smi, rocm-smi, sysctl) and reading what it
+// prints, bounded: the output is capped, the run is killed after a timeout, and
+// nothing from the user reaches the command line.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qsel {
+
+struct CommandResult {
+  int exit_code = 0;
+  std::string out;        // stdout, at most the cap
+  bool truncated = false;
+  bool timed_out = false;
+};
+
+struct CommandOptions {
+  std::string path;               // directories to search, ':'-separated; empty = the PATH environment variable
+  int timeout_ms = 10000;
+  std::size_t max_bytes = 1 << 20;
+};
+
+// The executable regular file `program` names in `path` (or PATH); empty when none.
+std::string find_program(const std::string& program, const std::string& path);
+
+// Runs argv[0], looked up with find_program. Nothing when the program is not
+// installed or cannot be started.
+std::optional<CommandResult> run_command(const std::vector<std::string>& argv, const CommandOptions& opts = {});
+
+}  // namespace qsel

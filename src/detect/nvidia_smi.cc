@@ -1,0 +1,113 @@
+// nvidia-smi output: the CSV of --query-gpu, and the plain table older drivers
+// (without the compute_cap field) fall back to.
+#include <algorithm>
+
+#include "detect_text.h"
+#include "qsel/detect/gpu_probe.h"
+
+namespace qsel {
+namespace {
+
+using namespace detect_text;
+
+// "24576 MiB", "24576", "[N/A]" → MiB (0 when not a number).
+double mib_of(std::string_view field) {
+  std::string_view unit;
+  auto v = leading_number(field, &unit);
+  if (!v) return 0;
+  std::string u = lower(unit);
+  if (u.empty() || u == "mib" || u == "mb") return *v;
+  if (u == "gib" || u == "gb") return *v * 1024;
+  return 0;
+}
+
+bool has_letter(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+// A header cell without its unit hint: "memory.total [MiB]" → "memory.total".
+std::string column_key(std::string_view cell) {
+  std::string k = lower(trim(cell.substr(0, cell.find('['))));
+  return k;
+}
+
+}  // namespace
+
+std::string target_of_compute_cap(std::string_view cap) {
+  cap = trim(cap);
+  std::size_t dot = cap.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot > 2 || dot + 1 >= cap.size() || cap.size() > 5) return "";
+  std::string digits;
+  for (std::size_t i = 0; i < cap.size(); ++i) {
+    if (i == dot) continue;
+    if (!std::isdigit(static_cast<unsigned char>(cap[i]))) return "";
+    digits += cap[i];
+  }
+  return "sm" + digits;
+}
+
+std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
+  std::vector<ReportedGpu> out;
+  std::vector<std::string> columns = {"name", "memory.total", "compute_cap"};
+  bool first = true;
+  for (std::string_view line : lines(text)) {
+    if (trim(line).empty()) continue;
+    auto cells = split(line, ',');
+    if (first) {
+      first = false;
+      std::string head = lower(line);
+      if (head.find("name") != std::string::npos && (head.find("memory.total") != std::string::npos ||
+                                                      head.find("compute_cap") != std::string::npos)) {
+        columns.clear();
+        for (auto c : cells) columns.push_back(column_key(c));
+        continue;
+      }
+    }
+    if (cells.size() != columns.size()) continue;  // an error line, not a row
+    ReportedGpu g;
+    g.tool = "nvidia-smi";
+    g.index = std::to_string(out.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (columns[i] == "name") g.name = std::string(cells[i]);
+      else if (columns[i] == "memory.total") g.memory_mib = mib_of(cells[i]);
+      else if (columns[i] == "compute_cap") g.target = target_of_compute_cap(cells[i]);
+      else if (columns[i] == "index") g.index = std::string(cells[i]);
+    }
+    if (has_letter(g.name)) out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<ReportedGpu> parse_nvidia_smi_table(std::string_view text) {
+  std::vector<ReportedGpu> out;
+  auto ls = lines(text);
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    auto fields = split(ls[i], '|');
+    if (fields.size() < 5 || !fields[0].empty()) continue;
+    // "0  NVIDIA GeForce RTX 4060 Ti     Off": index, name, persistence mode.
+    std::string_view row = fields[1];
+    std::size_t k = 0;
+    while (k < row.size() && std::isdigit(static_cast<unsigned char>(row[k]))) ++k;
+    if (k == 0 || k > 4 || k >= row.size() || row[k] != ' ') continue;
+    std::string_view name = trim(row.substr(k));
+    for (std::string_view mode : {" On", " Off", " N/A"})
+      if (name.size() > mode.size() && name.substr(name.size() - mode.size()) == mode) name = trim(name.substr(0, name.size() - mode.size()));
+    if (!has_letter(name)) continue;  // a MIG or process row
+    // The line below carries "used MiB / total MiB" in its second field.
+    auto below = i + 1 < ls.size() ? split(ls[i + 1], '|') : std::vector<std::string_view>{};
+    double total = 0;
+    if (below.size() >= 3) {
+      std::size_t slash = below[2].find('/');
+      if (slash != std::string_view::npos) total = mib_of(below[2].substr(slash + 1));
+    }
+    ReportedGpu g;
+    g.tool = "nvidia-smi";
+    g.index = std::string(row.substr(0, k));
+    g.name = std::string(name);
+    g.memory_mib = total;
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace qsel
