@@ -7,9 +7,11 @@
 #include "gpu_arg.h"
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/artifact/checkpoint.h"
 #include "qsel/core/text.h"
 #include "qsel/lint/registry.h"
 #include "qsel/report/advice_report.h"
+#include "qsel/rules/checkpoint_format.h"
 #include "qsel/rules/explain.h"
 #include "qsel/rules/rules.h"
 
@@ -63,6 +65,19 @@ ojson explain_on(const Graph& g, const Record& f, const ExplainArgs& a) {
   return j;
 }
 
+// `qsel explain PATH [--on GPU]`: the format the checkpoint ships in, explained.
+ojson explain_checkpoint(const Graph& g, const ExplainArgs& a) {
+  Checkpoint c = read_checkpoint(a.topic);
+  CheckpointAnalysis an = analyze_checkpoint(g, c);
+  if (!an.format)
+    throw UsageError(fmt::format("{}: its quantization matches no format record (qsel inspect {} shows what was read)", a.topic, a.topic));
+  ojson j = a.on.empty() ? explain_record(g, *an.format) : explain_on(g, *an.format, a);
+  std::string read = fmt::format("read {}: {} (matched by {})", a.topic, an.format->id, an.matched_by);
+  j["checkpoint"] = read;
+  j["resolved"] = j.contains("resolved") ? read + "; " + j["resolved"].get<std::string>() : read;
+  return j;
+}
+
 [[noreturn]] void unknown_topic(const Graph& g, const std::string& topic) {
   std::vector<std::string> names = g.ids();
   for (const auto& r : rules()) names.push_back(std::string(r.code));
@@ -82,6 +97,8 @@ ojson explain(Context& ctx, const ExplainArgs& a) {
     return j;
   }
   Resolution r = g.resolve(a.topic);
+  bool path_like = a.topic.find('/') != std::string::npos || a.topic.find('.') != std::string::npos || !r;
+  if (path_like && looks_like_checkpoint(a.topic)) return explain_checkpoint(g, a);
   if (!r) unknown_topic(g, a.topic);
   if (!a.on.empty()) {
     if (r.record->kind != Kind::Format) throw UsageError(fmt::format("--on applies to formats; {} is a {}", r.record->id, kind_name(r.record->kind)));
@@ -94,7 +111,7 @@ ojson explain(Context& ctx, const ExplainArgs& a) {
 
 Runner setup_explain(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<ExplainArgs>();
-  sub.add_option("topic", a->topic, "A record id or alias (nvfp4, h100, machete), rule-1 … rule-7, or a lint code (QS004)")->required();
+  sub.add_option("topic", a->topic, "A record id or alias (nvfp4, h100, machete), rule-1 … rule-7, a lint code (QS004), or a checkpoint folder or .gguf file (its format)")->required();
   sub.add_option("--on", a->on, "For a format: a target (sm120), a part (h100, \"RTX 3090\"), a family (blackwell), or auto (this machine's GPU)");
   sub.add_option("--engine", a->engines, "Restrict to an engine (repeatable)")->delimiter(',');
   return [a, &ctx]() {

@@ -8,6 +8,8 @@
 #include "qsel/cli/context.h"
 #include "qsel/report/advice_report.h"
 #include "qsel/rules/advice_json.h"
+#include "qsel/artifact/checkpoint.h"
+#include "qsel/rules/model_checkpoint.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -47,8 +49,16 @@ ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
   if (!a.model_config.empty()) return model_from_config(a.model_config);
   if (!a.model_size.empty()) return model_from_size(g, a.model_size);
   Resolution r = g.resolve(a.model, Kind::Model);
+  bool path_like = a.model.find('/') != std::string::npos || a.model.find('.') != std::string::npos || !r;
+  if (path_like && looks_like_checkpoint(a.model)) {
+    Checkpoint c = read_checkpoint(a.model);
+    return model_from_checkpoint(c, analyze_checkpoint(g, c));
+  }
   if (!r) throw_unknown("model", a.model, r);
-  return model_from_record(*r.record);
+  ModelSpec m = model_from_record(*r.record);
+  if (looks_like_checkpoint(a.model))
+    m.notes.push_back(fmt::format("\"{}\" is also a file or folder here; write ./{} to read it instead of the model record", a.model, a.model));
+  return m;
 }
 
 Query query_of(const Graph& g, const RecommendArgs& a) {

@@ -135,4 +135,41 @@ std::string sha256_hex(std::string_view data) {
   return out;
 }
 
+std::string printable(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char c) {
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t') || c == 0x7f) escape(c);
+      else out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    std::size_t bad = find_invalid_utf8(text.substr(i, std::min<std::size_t>(4, text.size() - i)));
+    std::size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    bool valid = len > 1 && i + len <= text.size() && (bad == std::string::npos || bad >= len);
+    if (!valid) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    if (c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {  // C1 controls U+0080..U+009F
+      escape(c);
+      escape(static_cast<unsigned char>(text[i + 1]));
+    } else {
+      out.append(text.substr(i, len));
+    }
+    i += len;
+  }
+  return out;
+}
+
 }  // namespace qsel

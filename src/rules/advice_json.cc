@@ -40,9 +40,15 @@ void memory_json(const Memory& m, ojson& j) {
 }
 
 ojson model_json(const ModelSpec& m) {
-  return {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"params_b", m.params_b},
-          {"active_params_b", m.active_params_b}, {"layers", m.layers}, {"kv_heads", m.kv_heads},
-          {"head_dim", m.head_dim}, {"attention", m.attention}, {"notes", m.notes}};
+  ojson j = {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"params_b", m.params_b},
+             {"active_params_b", m.active_params_b}, {"layers", m.layers}, {"kv_heads", m.kv_heads},
+             {"head_dim", m.head_dim}, {"attention", m.attention}, {"notes", m.notes}};
+  if (m.checkpoint) {
+    const auto& c = *m.checkpoint;
+    j["checkpoint"] = {{"path", c.path}, {"format", c.format.empty() ? ojson() : ojson(c.format)}, {"matched_by", c.matched_by},
+                       {"params", c.params}, {"bytes", c.bytes}, {"bpw", c.params > 0 ? ojson(c.bpw()) : ojson()}, {"read", c.read}};
+  }
+  return j;
 }
 
 ojson accelerator_json(const Query& q) {

@@ -55,6 +55,9 @@ double sixteen_bit_params_b(const Record& f, const ModelSpec& m) {
 }  // namespace
 
 Bpw choose_bpw(const Record& f, const ModelSpec& m) {
+  if (m.checkpoint && m.checkpoint->format == f.id && m.checkpoint->bpw() > 0)
+    return {m.checkpoint->bpw(), fmt::format("measured from the checkpoint's tensors ({:.2f} GB for {:.2f}B parameters)",
+                                             m.checkpoint->bytes / 1e9, m.checkpoint->params / 1e9), true};
   if (rule_util::is_baseline(f)) return {16, "16-bit", true};
   if (f.str("scheme") == "gguf")
     if (auto b = measured(f, m)) return *b;

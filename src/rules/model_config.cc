@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/artifact/binary_file.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/rules/model_spec.h"
@@ -120,11 +121,7 @@ void sliding_window(const json& d, ModelSpec& m) {
 }  // namespace
 
 ModelSpec model_from_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  std::string text = read_text_file(path, 16 << 20, "config.json");
   Located at{path, text};
   json d;
   try {

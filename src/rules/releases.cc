@@ -24,7 +24,10 @@ void apply_releases(Deliberation& d) {
       }
       c.shipped = c.shipped || r.primary;
     }
-    if (c.shipped) {
+    if (c.shipped && shipped && shipped->local) {
+      c.why.insert(c.why.begin(), fmt::format("the checkpoint in {} is {}: served as it is, no quantization step", c.release,
+                                              c.format->id));
+    } else if (c.shipped) {
       c.why.insert(c.why.begin(), fmt::format("{} ships in {} ({}): served as released, no quantization step", m.id,
                                               c.format->id, c.release));
     } else if (quantized_release && rule_util::is_baseline(*c.format)) {
@@ -37,7 +40,7 @@ void apply_releases(Deliberation& d) {
       c.why.push_back(c.release_official ? fmt::format("the publisher's own checkpoint: {}", c.release)
                                          : fmt::format("a published third-party checkpoint: {}", c.release));
     }
-    if (!c.release.empty()) rule_util::add_unique(c.evidence, m.id);
+    if (!c.release.empty() && !m.id.empty()) rule_util::add_unique(c.evidence, m.id);
   }
 }
 

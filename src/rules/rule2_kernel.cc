@@ -40,12 +40,15 @@ void add_conflicts(Deliberation& d, Candidate& c) {
                                       c.engine->id, c.format->id, t.id), false, ""});
 }
 
-void add_checks(const Candidate& c, std::vector<std::string>& checks) {
+void add_checks(const Deliberation& d, const Candidate& c, std::vector<std::string>& checks) {
   if (c.kernel && !c.kernel->str("log_line").empty())
     checks.push_back(fmt::format("grep the {} startup log for \"{}\" — it names the kernel that runs [{}]", c.engine->id,
                                  c.kernel->str("log_line"), c.kernel->id));
   auto schemes = c.format->strings("/checkpoint_scheme_names");
-  if (!schemes.empty())
+  const auto& ck = d.query.model ? d.query.model->checkpoint : std::nullopt;
+  if (ck && ck->format == c.format->id)
+    checks.push_back(fmt::format("checked: the checkpoint in {} is {} ({}) [{}]", ck->path, c.format->id, ck->matched_by, c.format->id));
+  else if (!schemes.empty())
     checks.push_back(fmt::format("read the checkpoint config's quantization scheme: expect {} [{}]",
                                  fmt::join(schemes, " / "), c.format->id));
   for (const auto& s : c.engine->data.value("startup_checks", json::array())) {
@@ -166,7 +169,7 @@ void apply_rule2(Deliberation& d) {
       warn_emulated(c);
       GotchaScope scope{c.format, d.query.target, c.engine, c.kernel, d.query.accelerator};
       for (auto& w : matching_gotchas(d.graph, scope, d.query)) c.warnings.push_back(w);
-      if (!rule_util::is_baseline(*c.format)) add_checks(c, c.checks);
+      if (!rule_util::is_baseline(*c.format)) add_checks(d, c, c.checks);
     }
     kept.push_back(std::move(c));
   }

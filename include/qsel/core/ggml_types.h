@@ -13,7 +13,9 @@ struct GgmlType {
   std::string_view name;  // "Q4_K"
   int block_elements;     // weights per block
   int block_bytes;        // bytes per block
-  int scale_group;        // weights per scale
+  int scale_group;        // weights per scale; 0 for unquantized types and where not recorded
+  int id = -1;            // enum ggml_type value as GGUF stores it
+  bool quantized = true;
   double bpw() const { return block_bytes * 8.0 / block_elements; }
 };
 
@@ -21,5 +23,8 @@ const std::vector<GgmlType>& ggml_types();
 
 // A type by name, case-insensitive ("q4_k" finds Q4_K).
 const GgmlType* find_ggml_type(std::string_view name);
+// A type by its enum ggml_type value (GGUF tensor infos); null for ids no longer
+// in use or unknown.
+const GgmlType* ggml_type_by_id(long long id);
 
 }  // namespace qsel

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "qsel/artifact/gguf.h"
 #include "qsel/graph/graph.h"
 
 namespace qsel {
@@ -16,6 +17,18 @@ struct Release {
   std::string repo;     // Hugging Face repo id
   bool primary = false; // the format the model ships in
   bool official = true;
+  bool local = false;   // the user's own files (--model PATH): `repo` is the path
+};
+
+// What was read from the user's files (--model PATH): the identified format and
+// the stored bytes, which replace the format's nominal bits per weight.
+struct CheckpointFacts {
+  std::string path;
+  std::string format;              // format record id; empty when none matched
+  double params = 0, bytes = 0;    // from the tensor headers; 0 when there were no weights
+  std::string matched_by;          // "config.json quantization_config: quant_method=awq, bits=4"
+  std::vector<std::string> read;   // files read
+  double bpw() const { return params > 0 ? bytes * 8 / params : 0; }
 };
 
 struct ModelSpec {
@@ -33,6 +46,7 @@ struct ModelSpec {
   int experts = 0, active_experts = 0;
   std::string architecture;        // Hugging Face architecture class; empty when unknown
   std::vector<Release> releases;   // what the publisher ships; empty when unknown
+  std::optional<CheckpointFacts> checkpoint;  // --model PATH
   std::vector<std::string> notes;  // assumptions worth stating
 
   // The format the model ships in (its primary release), or null when unknown.
@@ -49,5 +63,7 @@ ModelSpec model_from_size(const Graph& g, const std::string& size);
 ModelSpec model_from_record(const Record& r);
 // Throws UsageError naming the file, line and column of a problem.
 ModelSpec model_from_config(const std::string& path);
+// A GGUF file's shape from its metadata ({arch}.block_count …), parameters from its tensors.
+ModelSpec model_from_gguf(const GgufFile& g);
 
 }  // namespace qsel

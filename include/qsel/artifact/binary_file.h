@@ -1,0 +1,67 @@
+// Reading files strangers hand us — GGUF and safetensors headers, config.json —
+// with every read bounded: the file must be a regular file (symlinks followed,
+// FIFOs and devices refused), text is read up to a cap, and binary headers are
+// read through a cursor that checks each length against what is left of the
+// file before anything is allocated. Errors are UsageErrors (exit 2) shaped
+// "path: byte N: what was expected".
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace qsel {
+
+// The whole of a small text file (config.json, an index), or a UsageError:
+// "path: not a regular file", "path: file is N bytes; a WHAT may be at most M bytes".
+std::string read_text_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
+// A binary file opened for header reading. Not copyable; closes on destruction.
+class BinaryFile {
+ public:
+  explicit BinaryFile(const std::string& path);
+  ~BinaryFile();
+  BinaryFile(const BinaryFile&) = delete;
+  BinaryFile& operator=(const BinaryFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::uint64_t size() const { return size_; }
+  // Copies `n` bytes at `offset` into `out`; false when the file ends first.
+  bool read_at(std::uint64_t offset, void* out, std::size_t n) const;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+// Sequential little-endian reads with a 64 KiB window. Each read names what it
+// expected, so a short file fails as "path: byte 24: expected the tensor count
+// (8 bytes), the file ends at byte 20".
+class Cursor {
+ public:
+  Cursor(const BinaryFile& f, std::uint64_t offset = 0) : f_(f), pos_(offset) {}
+
+  std::uint64_t offset() const { return pos_; }
+  std::uint64_t left() const { return pos_ >= f_.size() ? 0 : f_.size() - pos_; }
+  std::uint8_t u8(std::string_view what);
+  std::uint32_t u32(std::string_view what);
+  std::uint64_t u64(std::string_view what);
+  // `n` bytes as a string; fails unless n <= max and n <= left().
+  std::string bytes(std::uint64_t n, std::uint64_t max, std::string_view what);
+  // Skips `n` bytes; fails unless n <= left().
+  void skip(std::uint64_t n, std::string_view what);
+  void seek(std::uint64_t offset) { pos_ = offset; }
+
+  // "path: byte N: message" as a UsageError, N the cursor's offset (or `at`).
+  [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void fail_at(std::uint64_t at, const std::string& message) const;
+
+ private:
+  void fill(std::uint64_t n, std::string_view what);
+  const BinaryFile& f_;
+  std::uint64_t pos_;
+  std::string window_;
+  std::uint64_t window_start_ = 0;
+};
+
+}  // namespace qsel

@@ -1,0 +1,201 @@
+#include "qsel/artifact/checkpoint.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "qsel/artifact/binary_file.h"
+#include "qsel/artifact/safetensors.h"
+#include "qsel/core/errors.h"
+#include "qsel/core/text.h"
+
+namespace qsel {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::size_t kMaxJson = 16 << 20;   // a config or an index is kilobytes; the largest indexes are a few MB
+constexpr std::size_t kMaxShards = 4096;
+constexpr std::size_t kMaxTensors = 1 << 20;
+
+// "path:line:column: invalid JSON" for a parse error at byte `pos`.
+std::string where(const std::string& path, const std::string& text, std::size_t pos) {
+  int line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < pos && i < text.size(); ++i)
+    if (text[i] == '\n') line++, start = i + 1;
+  return fmt::format("{}:{}:{}", path, line, utf8_length(std::string_view(text).substr(start, std::min(pos, text.size()) - start)) + 1);
+}
+
+json read_json(const std::string& path, std::string_view what, Checkpoint& c) {
+  std::string text = read_text_file(path, kMaxJson, what);
+  if (std::size_t bad = find_invalid_utf8(text); bad != std::string::npos)
+    throw UsageError(fmt::format("{}: not valid UTF-8", where(path, text, bad)));
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    throw UsageError(fmt::format("{}: invalid JSON: {}", where(path, text, e.byte > 0 ? e.byte - 1 : 0), msg.substr(msg.rfind(": ") + 2)));
+  }
+  if (!j.is_object()) throw UsageError(fmt::format("{}: expected a JSON object ({})", path, what));
+  c.read.push_back(path);
+  return j;
+}
+
+void add_safetensors(const std::string& file, Checkpoint& c) {
+  SafetensorsFile s = read_safetensors(file);
+  c.read.push_back(file);
+  if (c.tensors.size() + s.tensors.size() > kMaxTensors)
+    throw UsageError(fmt::format("{}: more than {} tensors in the checkpoint; qsel reads at most that many", file, kMaxTensors));
+  for (auto& t : s.tensors) c.tensors.push_back({std::move(t.name), t.dtype, t.shape, t.elements, t.bytes()});
+  for (auto& n : s.notes) c.notes.push_back(fs::path(file).filename().string() + ": " + n);
+}
+
+void add_gguf(const std::string& file, Checkpoint& c) {
+  c.gguf = read_gguf(file);
+  c.read.push_back(file);
+  c.kind = "gguf";
+  for (const auto& t : c.gguf->tensors) c.tensors.push_back({t.name, std::string(t.type->name), t.dims, t.elements, t.bytes});
+}
+
+// The quantization config: config.json's (or its text_config's), else a
+// separate quantization_config.json or quantize_config.json.
+void find_quantization_config(const fs::path& dir, Checkpoint& c) {
+  if (c.config.is_object()) {
+    for (const json* scope : {&c.config, c.config.contains("text_config") ? &c.config["text_config"] : nullptr}) {
+      if (scope && scope->is_object() && scope->contains("quantization_config") && (*scope)["quantization_config"].is_object()) {
+        c.quantization_config = (*scope)["quantization_config"];
+        c.quantization_config_file = c.config_file + (scope == &c.config ? "" : " (text_config)");
+        return;
+      }
+    }
+  }
+  for (const char* name : {"quantization_config.json", "quantize_config.json"}) {
+    std::error_code ec;
+    if (fs::is_regular_file(dir / name, ec)) {
+      c.quantization_config = read_json((dir / name).string(), "quantization config", c);
+      c.quantization_config_file = (dir / name).string();
+      return;
+    }
+  }
+}
+
+// A shard name from an index must be a plain file name in the same folder.
+std::string shard_path(const fs::path& dir, const std::string& index, const std::string& name) {
+  if (name.empty() || name.size() > 255 || name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
+      name == ".." || name.find('\0') != std::string::npos)
+    throw UsageError(fmt::format("{}: weight_map names \"{}\", which is not a file name in the checkpoint folder", index, name));
+  return (dir / name).string();
+}
+
+std::vector<std::string> shards(const fs::path& dir, Checkpoint& c) {
+  fs::path index = dir / "model.safetensors.index.json";
+  std::error_code ec;
+  std::vector<std::string> out;
+  if (fs::is_regular_file(index, ec)) {
+    json j = read_json(index.string(), "safetensors index", c);
+    if (!j.contains("weight_map") || !j["weight_map"].is_object())
+      throw UsageError(fmt::format("{}: expected a \"weight_map\" object of tensor name to file", index.string()));
+    std::set<std::string> files;
+    for (const auto& [tensor, file] : j["weight_map"].items()) {
+      if (!file.is_string()) throw UsageError(fmt::format("{}: weight_map \"{}\" must name a file", index.string(), tensor));
+      files.insert(file.get<std::string>());
+      if (files.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} shard files", index.string(), kMaxShards));
+    }
+    for (const auto& f : files) out.push_back(shard_path(dir, index.string(), f));
+    return out;
+  }
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".safetensors" && e.is_regular_file(ec)) out.push_back(e.path().string());
+    if (out.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} .safetensors files", dir.string(), kMaxShards));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Checkpoint read_folder(const fs::path& dir) {
+  Checkpoint c;
+  c.path = dir.string();
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "config.json", ec)) {
+    c.config_file = (dir / "config.json").string();
+    c.config = read_json(c.config_file, "config.json", c);
+  }
+  find_quantization_config(dir, c);
+  if (fs::is_regular_file(dir / "hf_quant_config.json", ec)) c.hf_quant_config = read_json((dir / "hf_quant_config.json").string(), "hf_quant_config.json", c);
+  auto files = shards(dir, c);
+  for (const auto& f : files) add_safetensors(f, c);
+  if (!files.empty()) {
+    c.kind = "safetensors";
+    return c;
+  }
+  std::vector<std::string> ggufs;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".gguf" && e.is_regular_file(ec)) ggufs.push_back(e.path().string());
+  if (ggufs.size() == 1) {
+    add_gguf(ggufs[0], c);
+    return c;
+  }
+  if (ggufs.size() > 1)
+    throw UsageError(fmt::format("{}: {} .gguf files; name the one to read", dir.string(), ggufs.size()));
+  if (c.config.is_null())
+    throw UsageError(fmt::format("{}: no config.json, .safetensors or .gguf file in this folder", dir.string()));
+  c.kind = "config";
+  c.notes.push_back("no weights found (no .safetensors or .gguf file): shape from config.json only");
+  return c;
+}
+
+bool gguf_magic(const std::string& path) {
+  try {
+    BinaryFile f(path);
+    char m[4] = {};
+    return f.read_at(0, m, 4) && std::string_view(m, 4) == "GGUF";
+  } catch (const UsageError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+bool looks_like_checkpoint(const std::string& path) {
+  std::error_code ec;
+  return !path.empty() && fs::exists(path, ec);
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  std::error_code ec;
+  fs::path p(path);
+  if (fs::is_directory(p, ec)) return read_folder(p);
+  if (!fs::exists(p, ec)) throw UsageError(fmt::format("{}: no such file or folder", path));
+  Checkpoint c;
+  c.path = path;
+  std::string ext = to_lower(p.extension().string());
+  if (ext == ".gguf" || gguf_magic(path)) {
+    add_gguf(path, c);
+    return c;
+  }
+  if (ext == ".safetensors") {
+    add_safetensors(path, c);
+    c.kind = "safetensors";
+    fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    if (fs::is_regular_file(dir / "config.json", ec)) {
+      c.config_file = (dir / "config.json").string();
+      c.config = read_json(c.config_file, "config.json", c);
+      find_quantization_config(dir, c);
+    }
+    return c;
+  }
+  c.config_file = path;
+  c.config = read_json(path, "config.json", c);
+  c.kind = "config";
+  find_quantization_config(p.parent_path().empty() ? fs::path(".") : p.parent_path(), c);
+  if (c.quantization_config_file != c.config_file && !c.quantization_config.is_null())
+    c.notes.push_back(fmt::format("quantization config read from {}", c.quantization_config_file));
+  return c;
+}
+
+}  // namespace qsel

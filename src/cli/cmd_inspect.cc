@@ -1,0 +1,35 @@
+// qsel inspect PATH: what a checkpoint folder, a config.json or a GGUF file
+// really holds — shape, shipped format, parameters and bits per weight from the
+// tensor headers, group sizes, and what stays in 16-bit.
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "qsel/artifact/checkpoint.h"
+#include "qsel/cli/context.h"
+#include "qsel/core/errors.h"
+#include "qsel/report/inspect_report.h"
+#include "qsel/rules/checkpoint_format.h"
+#include "qsel/rules/inspect_json.h"
+#include "qsel/rules/model_checkpoint.h"
+
+namespace qsel {
+
+Runner setup_inspect(CLI::App& sub, Context& ctx) {
+  auto path = std::make_shared<std::string>();
+  sub.add_option("path", *path, "A checkpoint folder (config.json, *.safetensors), a config.json or a .gguf file")->required();
+  return [path, &ctx]() {
+    require_format(ctx, "inspect", {"text", "json"});
+    Checkpoint c = read_checkpoint(*path);
+    CheckpointAnalysis a = analyze_checkpoint(ctx.graph(), c);
+    std::optional<ModelSpec> model;
+    std::string model_error;
+    if (c.gguf || !c.config_file.empty()) model = model_from_checkpoint(c, a);
+    else model_error = "no config.json beside the weights";
+    auto result = inspect_json(c, a, model ? &*model : nullptr, model_error);
+    if (ctx.json()) ctx.print_json(result);
+    else *ctx.out << render_inspect_text(result, ctx.style());
+    return 0;
+  };
+}
+
+}  // namespace qsel

@@ -1,0 +1,164 @@
+// GGUF headers, written by the spec-following writer in tests/support, read back;
+// then every way a stranger's file can lie, each one located to the byte.
+#include <catch2/catch.hpp>
+
+#include "qsel/artifact/gguf.h"
+#include "qsel/core/errors.h"
+#include "support/artifact_writer.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+using test::le32;
+using test::le64;
+
+namespace {
+
+// A small llama-shaped model: Q4_K matrices, Q6_K output, F32 norms (a Q4_K_M mixture).
+test::GgufWriter small_model() {
+  test::GgufWriter w;
+  w.str("general.architecture", "llama");
+  w.u32("general.file_type", 15);
+  w.u32("general.quantization_version", 2);
+  w.u32("llama.block_count", 2);
+  w.u32("llama.embedding_length", 256);
+  w.u32("llama.attention.head_count", 4);
+  w.u32("llama.attention.head_count_kv", 2);
+  w.str_array("tokenizer.ggml.tokens", {"<s>", "</s>", "a", "b", "c", "d", "e", "f", "g", "h", "i"});
+  w.tensor("token_embd.weight", {256, 512}, 12, 256, 144);  // Q4_K
+  for (int l = 0; l < 2; ++l) {
+    std::string p = "blk." + std::to_string(l) + ".";
+    w.tensor(p + "attn_norm.weight", {256}, 0, 1, 4);            // F32
+    w.tensor(p + "attn_q.weight", {256, 256}, 12, 256, 144);     // Q4_K
+    w.tensor(p + "ffn_down.weight", {512, 256}, 14, 256, 210);   // Q6_K
+  }
+  w.tensor("output.weight", {256, 512}, 14, 256, 210);           // Q6_K
+  return w;
+}
+
+std::string write(const test::TempDir& d, const std::string& bytes, const std::string& name = "m.gguf") {
+  return d.write(name, bytes).string();
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    read_gguf(path);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("gguf: a v3 header reads back: metadata, tensor infos, sizes from the block structs", "[artifact][gguf]") {
+  test::TempDir d;
+  auto w = small_model();
+  std::string path = write(d, w.bytes());
+  GgufFile g = read_gguf(path);
+  CHECK(g.version == 3);
+  CHECK(g.string("general.architecture") == "llama");
+  CHECK(g.integer("general.file_type") == 15);
+  CHECK(g.integer("llama.block_count") == 2);
+  const auto* tokens = g.find("tokenizer.ggml.tokens");
+  REQUIRE(tokens);
+  CHECK((*tokens)["length"] == 11);
+  CHECK((*tokens)["head"].size() == 8);  // only the first values are kept
+  REQUIRE(g.tensors.size() == 8);
+  CHECK(g.tensors[0].name == "token_embd.weight");
+  CHECK(g.tensors[0].type->name == "Q4_K");
+  CHECK(g.tensors[0].elements == 256 * 512);
+  CHECK(g.tensors[0].bytes == 256 * 512 / 256 * 144);
+  CHECK(g.tensors[1].bytes == 256 * 4);
+  CHECK(g.tensors[3].bytes == 512 * 256 / 256 * 210);
+  CHECK(g.data_offset % 32 == 0);
+  CHECK(g.data_offset >= w.header_bytes());
+  CHECK(g.file_size == w.bytes().size());
+}
+
+TEST_CASE("gguf: general.alignment is honoured and checked", "[artifact][gguf]") {
+  test::TempDir d;
+  test::GgufWriter w;
+  w.alignment = 64;
+  w.u32("general.alignment", 64);
+  w.tensor("a", {64}, 0, 1, 4);
+  w.tensor("b", {64}, 0, 1, 4);
+  GgufFile g = read_gguf(write(d, w.bytes()));
+  CHECK(g.alignment == 64);
+  CHECK(g.tensors[1].offset == 256);
+  test::GgufWriter bad;
+  bad.u32("general.alignment", 48);
+  CHECK(error_of(write(d, bad.bytes(), "b.gguf")).find("general.alignment 48 is not a power of two") != std::string::npos);
+}
+
+TEST_CASE("gguf: hostile headers fail with the byte offset and what was expected", "[artifact][gguf]") {
+  test::TempDir d;
+  std::string good = small_model().bytes();
+  auto patched = [&](std::size_t at, const std::string& bytes) {
+    std::string b = good;
+    b.replace(at, bytes.size(), bytes);
+    return write(d, b, "p" + std::to_string(at) + ".gguf");
+  };
+  CHECK(error_of(write(d, "GGUX" + good.substr(4), "magic.gguf")) == d.path().string() + "/magic.gguf: byte 0: not a GGUF file (expected the magic bytes \"GGUF\")");
+  CHECK(error_of(write(d, "GG", "short.gguf")) ==
+        d.path().string() + "/short.gguf: byte 0: expected the GGUF magic (4 bytes), the file ends at byte 2");
+  CHECK(error_of(patched(4, le32(0x03000000))).find("byte 4: a big-endian GGUF file") != std::string::npos);
+  CHECK(error_of(patched(4, le32(7))).find("byte 4: GGUF version 7 (versions 2 and 3 are read)") != std::string::npos);
+  CHECK(error_of(patched(8, le64(~0ull))).find("byte 8: tensor count 18446744073709551615 is not plausible (at most 65536)") != std::string::npos);
+  CHECK(error_of(patched(16, le64(1ull << 40))).find("byte 16: metadata key count 1099511627776 is not plausible") != std::string::npos);
+  // the first key's length claims far more than the file holds
+  CHECK(error_of(patched(24, le64(1ull << 60))).find("byte 32: metadata key is 1152921504606846976 bytes long; at most 65536 is plausible") !=
+        std::string::npos);
+  std::string tiny = "GGUF" + le32(3) + le64(0) + le64(1) + le64(60000) + "abc";
+  CHECK(error_of(write(d, tiny, "tiny.gguf")) ==
+        d.path().string() + "/tiny.gguf: byte 32: metadata key is 60000 bytes long, past the end of the file (3 bytes left)");
+  // truncated in the middle of the tensor infos
+  CHECK(error_of(write(d, good.substr(0, small_model().header_bytes() - 5), "cut.gguf")).find("the file ends at byte") != std::string::npos);
+  // truncated data: the last tensor runs past the end
+  CHECK(error_of(write(d, good.substr(0, good.size() - 100), "data.gguf")).find("tensor \"output.weight\"") != std::string::npos);
+}
+
+TEST_CASE("gguf: impossible values inside the header", "[artifact][gguf]") {
+  test::TempDir d;
+  auto one = [&](auto&& build, const std::string& name) {
+    test::GgufWriter w;
+    build(w);
+    return error_of(write(d, w.bytes(), name));
+  };
+  CHECK(one([](auto& w) { w.tensor("t", {100}, 12, 256, 144); }, "rows.gguf")
+            .find("tensor \"t\": 100 elements per row is not a multiple of the Q4_K block (256)") != std::string::npos);
+  CHECK(one([](auto& w) { w.tensor("t", {32}, 99, 1, 1); }, "type.gguf").find("tensor \"t\": unknown ggml type 99") != std::string::npos);
+  CHECK(one([](auto& w) { w.tensor("t", {32, 0}, 0, 1, 4); }, "zero.gguf").find("dimension 1 is 0, not a plausible size") != std::string::npos);
+  CHECK(one([](auto& w) { w.tensor("t", {1ull << 40, 1ull << 40}, 0, 1, 4); }, "huge.gguf").find("not a plausible size") != std::string::npos);
+  CHECK(one([](auto& w) { w.tensor("t", {32}, 0, 1, 4); w.tensor("t", {32}, 0, 1, 4); }, "dup.gguf").find("tensor \"t\" is listed twice") !=
+        std::string::npos);
+  CHECK(one([](auto& w) { w.str("k", "a"); w.str("k", "b"); }, "dupkey.gguf").find("metadata key \"k\" appears twice") != std::string::npos);
+  // an array whose count cannot fit in the file
+  std::string arr = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(9) + le32(4) + le64(1ull << 50);
+  CHECK(error_of(write(d, arr, "arr.gguf")).find("a: array of 1125899906842624 uint32 values cannot fit") != std::string::npos);
+  std::string nested = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(9) + le32(9) + le64(1);
+  CHECK(error_of(write(d, nested, "nested.gguf")).find("an array of arrays") != std::string::npos);
+  std::string badtype = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(13);
+  CHECK(error_of(write(d, badtype, "vt.gguf")).find("a: unknown value type 13 (expected 0-12)") != std::string::npos);
+  std::string badbool = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(7) + std::string(1, '\x05');
+  CHECK(error_of(write(d, badbool, "bool.gguf")).find("a: a bool is 0 or 1, got 5") != std::string::npos);
+}
+
+TEST_CASE("gguf: overlapping tensors and offsets off the alignment", "[artifact][gguf]") {
+  test::TempDir d;
+  // two tensors whose infos point at the same data
+  std::string b = "GGUF" + le32(3) + le64(2) + le64(0);
+  for (const char* n : {"a", "b"}) b += test::gguf_str(n) + le32(1) + le64(64) + le32(0) + le64(0);
+  b.append((32 - b.size() % 32) % 32, '\0');
+  b.append(256, '\0');
+  CHECK(error_of(write(d, b, "overlap.gguf")).find("tensors \"a\" and \"b\" overlap") != std::string::npos);
+  std::string m = "GGUF" + le32(3) + le64(1) + le64(0) + test::gguf_str("a") + le32(1) + le64(64) + le32(0) + le64(7);
+  CHECK(error_of(write(d, m, "misaligned.gguf")).find("data offset 7 is not a multiple of the alignment 32") != std::string::npos);
+}
+
+TEST_CASE("gguf: not a regular file", "[artifact][gguf]") {
+  test::TempDir d;
+  std::filesystem::create_directories(d.path() / "dir.gguf");
+  CHECK(error_of((d.path() / "dir.gguf").string()) == (d.path() / "dir.gguf").string() + ": not a regular file");
+  CHECK(error_of("/dev/null") == "/dev/null: not a regular file");
+  CHECK(error_of((d.path() / "missing.gguf").string()).find("cannot open") != std::string::npos);
+}

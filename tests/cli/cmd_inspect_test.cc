@@ -1,0 +1,65 @@
+#include <catch2/catch.hpp>
+
+#include "support/checkpoints.h"
+
+using qsel::test::run_cli;
+using nlohmann::json;
+
+TEST_CASE("inspect e2e: a checkpoint folder in text and JSON", "[e2e][inspect]") {
+  qsel::test::TempDir d;
+  auto path = qsel::test::write_checkpoint(d, "awq", qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}}),
+                                           qsel::test::awq_tensors());
+  auto j = run_cli({"inspect", path, "--format", "json"});
+  REQUIRE(j.code == 0);
+  json r = json::parse(j.out);
+  CHECK(r["format"]["id"] == "awq");
+  CHECK(r["kind"] == "safetensors");
+  CHECK(r["quantized"]["group"] == 128);
+  CHECK(r["model"]["layers"] == 2);
+  CHECK(r["model"]["params_b"] == Approx((qsel::test::kTinyLinearParams + qsel::test::kTinyOtherParams) / 1e9).epsilon(1e-3));
+  auto t = run_cli({"inspect", path, "--no-color"});
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("Format      awq — AWQ") != std::string::npos);
+  CHECK(t.out.find("group 128 weights per scale") != std::string::npos);
+  CHECK(t.err.empty());
+}
+
+TEST_CASE("inspect e2e: hostile files exit 2 with one located line", "[e2e][inspect]") {
+  qsel::test::TempDir d;
+  auto gguf = d.write("bad.gguf", "GGUF" + qsel::test::le32(3) + qsel::test::le64(~0ull) + qsel::test::le64(0)).string();
+  auto r = run_cli({"inspect", gguf});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "qsel: error: " + gguf + ": byte 8: tensor count 18446744073709551615 is not plausible (at most 65536)\n");
+  auto none = run_cli({"inspect", (d.path() / "nope").string()});
+  CHECK(none.code == 2);
+  // tensor names and config values reach the terminal escaped
+  json evil = json::array({{{"name", "x\x1b[2Jy.weight"}, {"dtype", "BF16"}, {"shape", {4, 4}}, {"bytes", 32}}});
+  d.write("evil/model.safetensors", qsel::test::safetensors_bytes(evil));
+  d.write("evil/config.json", qsel::test::tiny_config({{"quant_method", "\x1b]0;pwned\x07"}}).dump());
+  auto e = run_cli({"inspect", (d.path() / "evil").string(), "--no-color"});
+  CHECK(e.code == 0);
+  CHECK(e.out.find('\x1b') == std::string::npos);
+  CHECK(e.out.find("pwned") != std::string::npos);
+}
+
+TEST_CASE("inspect e2e: recommend --model PATH serves the checkpoint as it is and sizes it from its bytes", "[e2e][inspect][recommend]") {
+  qsel::test::TempDir d;
+  auto path = qsel::test::write_checkpoint(d, "awq", qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}}),
+                                           qsel::test::awq_tensors());
+  auto r = run_cli({"recommend", "--gpu", "rtx-4090", "--model", path, "--format", "json", "--all"});
+  REQUIRE(r.code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["candidates"][0]["format"] == "awq");
+  CHECK(j["candidates"][0]["shipped"] == true);
+  CHECK(j["model"]["checkpoint"]["format"] == "awq");
+  double bytes = j["model"]["checkpoint"]["bytes"].get<double>();
+  CHECK(j["candidates"][0]["weights_gb"].get<double>() == Approx(bytes / 1e9).margin(0.01));
+  CHECK(j["candidates"][0]["why"][0] == "the checkpoint in " + path + " is awq: served as it is, no quantization step");
+  bool checked = false;
+  for (const auto& c : j["candidates"][0]["checks"]) checked = checked || c.get<std::string>().rfind("checked: the checkpoint in " + path + " is awq", 0) == 0;
+  CHECK(checked);
+  auto e = run_cli({"explain", path, "--on", "h100", "--format", "json"});
+  REQUIRE(e.code == 0);
+  CHECK(json::parse(e.out)["format"] == "awq");
+}
