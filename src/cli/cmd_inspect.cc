@@ -16,16 +16,27 @@ namespace qsel {
 
 Runner setup_inspect(CLI::App& sub, Context& ctx) {
   auto path = std::make_shared<std::string>();
+  auto tensors = std::make_shared<bool>(false);
   sub.add_option("path", *path, "A checkpoint folder (config.json, *.safetensors), a config.json or a .gguf file")->required();
-  return [path, &ctx]() {
+  sub.add_flag("--tensors", *tensors, "Also list every tensor (name, dtype, shape, bytes) in the JSON output");
+  return [path, tensors, &ctx]() {
     require_format(ctx, "inspect", {"text", "json"});
     Checkpoint c = read_checkpoint(*path);
     CheckpointAnalysis a = analyze_checkpoint(ctx.graph(), c);
     std::optional<ModelSpec> model;
     std::string model_error;
-    if (c.gguf || !c.config_file.empty()) model = model_from_checkpoint(c, a);
-    else model_error = "no config.json beside the weights";
+    try {  // the shape is a bonus here: a file whose header reads is still worth describing
+      if (c.gguf || !c.config_file.empty()) model = model_from_checkpoint(c, a);
+      else model_error = "no config.json beside the weights";
+    } catch (const UsageError& e) {
+      model_error = e.what();
+    }
     auto result = inspect_json(c, a, model ? &*model : nullptr, model_error);
+    if (*tensors) {
+      result["tensor_list"] = nlohmann::ordered_json::array();
+      for (const auto& t : c.tensors)
+        result["tensor_list"].push_back({{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"bytes", t.bytes}});
+    }
     if (ctx.json()) ctx.print_json(result);
     else *ctx.out << render_inspect_text(result, ctx.style());
     return 0;

@@ -93,6 +93,10 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
+  if (q.model->checkpoint)  // what the user's files say, unless a --flag says otherwise
+    for (const auto& f : q.model->checkpoint->flags)
+      if (std::none_of(q.extra_flags.begin(), q.extra_flags.end(), [&](const std::string& x) { return x.substr(0, x.find('=')) == f.substr(0, f.find('=')); }))
+        q.extra_flags.push_back(f);
   return q;
 }
 

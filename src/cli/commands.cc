@@ -10,6 +10,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"recommend", "Rank format x engine x kernel for a GPU and a model: memory fit, traps, checks (the seven rules)", setup_recommend},
       {"inspect", "Read a checkpoint folder, config.json or .gguf: shape, shipped format, measured bits per weight", setup_inspect},
+      {"verify", "Read an engine's start-up log: did it run the kernel the rules predict? (Rule 2's checks)", setup_verify},
       {"explain", "Explain a format on a target (verdict, conflicts), a record, a rule (rule-1 … rule-7) or a lint code", setup_explain},
       {"list", "List records of a kind (formats, accelerators, kernels, …)", setup_list},
       {"show", "Show one record: its fields, where it was read from, every edge in and out", setup_show},

@@ -9,6 +9,7 @@ Runner setup_show(CLI::App& sub, Context& ctx);
 Runner setup_recommend(CLI::App& sub, Context& ctx);
 Runner setup_explain(CLI::App& sub, Context& ctx);
 Runner setup_inspect(CLI::App& sub, Context& ctx);
+Runner setup_verify(CLI::App& sub, Context& ctx);
 Runner setup_lint(CLI::App& sub, Context& ctx);
 Runner setup_matrix(CLI::App& sub, Context& ctx);
 Runner setup_graph(CLI::App& sub, Context& ctx);

@@ -13,7 +13,11 @@ using json = ojson;
 std::string str(const json& v) { return printable(v.is_string() ? v.get<std::string>() : v.dump()); }
 
 std::string gb(double bytes) { return bytes >= 1e9 ? fmt::format("{:.2f} GB", bytes / 1e9) : fmt::format("{:.1f} MB", bytes / 1e6); }
-std::string billions(double params) { return params >= 1e9 ? fmt::format("{:.2f}B", params / 1e9) : fmt::format("{:.1f}M", params / 1e6); }
+std::string billions(double params) {
+  if (params >= 1e9) return fmt::format("{:.2f}B", params / 1e9);
+  if (params >= 1e6) return fmt::format("{:.1f}M", params / 1e6);
+  return fmt::format("{:.1f}K", params / 1e3);
+}
 
 std::string joined(const json& list, const char* sep) {
   std::vector<std::string> parts;

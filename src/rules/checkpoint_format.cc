@@ -91,7 +91,8 @@ std::optional<Match> try_signature(const Record& f, const json& sig, const json&
   for (const auto& key : sig.value("absent", json::array())) {
     std::vector<const json*> values;
     collect(root, split_path(key.get<std::string>()), 0, values);
-    if (!values.empty()) return std::nullopt;
+    for (const json* v : values)
+      if (!v->is_null()) return std::nullopt;  // present with a value
     ++m.score;
   }
   return m;
@@ -160,6 +161,7 @@ void identify(const Graph& g, const Checkpoint& c, CheckpointAnalysis& a, const 
                       : file == "gguf"               ? "GGUF metadata"
                                                      : "the weights' dtype (no quantization config)";
   a.matched_by = fmt::format("{}: {}", where, fmt::join(matches[0].held, ", "));
+  for (const auto& f : matches[0].signature->value("flags", json::array())) a.flags.push_back(f.get<std::string>());
   for (std::size_t i = 1; i < matches.size(); ++i)
     if (matches[i].score == matches[0].score && matches[i].format != a.format &&
         std::find(a.also.begin(), a.also.end(), matches[i].format) == a.also.end())
@@ -269,7 +271,7 @@ void measure(const Checkpoint& c, CheckpointAnalysis& a) {
       a.group_max = groups.back().first;
     }
   }
-  if (roles.sig && a.quantized_params == 0)
+  if (roles.sig && a.quantized_params == 0 && !c.tensors.empty())
     a.notes.push_back(fmt::format("no tensor has the payload names {} records for {}: the tensors may follow another layout",
                                   roles.sig->value("payload", json::array()).dump(), a.format->id));
 }

@@ -37,6 +37,8 @@ ojson inspect_json(const Checkpoint& c, const CheckpointAnalysis& a, const Model
     j["format"] = nullptr;
   }
   j["settings"] = a.settings;
+  if (c.gguf) j["gguf"] = {{"version", c.gguf->version}, {"alignment", c.gguf->alignment}, {"data_offset", c.gguf->data_offset},
+                           {"metadata_keys", c.gguf->metadata.size()}};
   j["tensors"] = c.tensors.size();
   j["params"] = a.params;
   j["bytes"] = a.bytes;

@@ -18,6 +18,7 @@ ModelSpec model_from_checkpoint(const Checkpoint& c, const CheckpointAnalysis& a
   facts.bytes = a.bytes;
   facts.matched_by = a.matched_by;
   facts.read = c.read;
+  facts.flags = a.flags;
   if (!c.gguf && a.params > 0) {
     // The tensors are the truth: the config-derived count ignores norms and biases.
     m.notes.push_back(fmt::format("{:.3f}B parameters counted from the tensors (the config gives {:.3f}B)", a.params / 1e9, m.params_b));

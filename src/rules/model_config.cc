@@ -165,7 +165,8 @@ ModelSpec model_from_config(const std::string& path) {
   chunked_attention(d, m);
   count_params(d, at, m);
   std::string name = d.value("_name_or_path", std::string());
-  m.description = fmt::format("{:.1f}B {} from {}{} ({} layers, {})", m.params_b, m.moe() ? "MoE" : "dense", path,
+  std::string size = m.params_b >= 1 ? fmt::format("{:.1f}B", m.params_b) : fmt::format("{:.0f}M", m.params_b * 1000);
+  m.description = fmt::format("{} {} from {}{} ({} layers, {})", size, m.moe() ? "MoE" : "dense", path,
                               name.empty() ? "" : " (" + name + ")", m.layers,
                               m.attention == "mla" ? fmt::format("MLA, KV rank {}", m.kv_lora_rank)
                                                    : fmt::format("{} KV heads", m.kv_heads));

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
+#include "qsel/loader/schema_set.h"
 #include "support/checkpoints.h"
 
 using qsel::test::run_cli;
@@ -62,4 +65,26 @@ TEST_CASE("inspect e2e: recommend --model PATH serves the checkpoint as it is an
   auto e = run_cli({"explain", path, "--on", "h100", "--format", "json"});
   REQUIRE(e.code == 0);
   CHECK(json::parse(e.out)["format"] == "awq");
+}
+
+TEST_CASE("inspect e2e: --format json matches schemas/output/inspect.schema.json", "[e2e][inspect][contract]") {
+  qsel::test::TempDir d;
+  auto folder = qsel::test::write_checkpoint(d, "awq", qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}}), qsel::test::awq_tensors());
+  qsel::test::GgufWriter w;
+  w.str("general.architecture", "llama");
+  w.u32("general.file_type", 15);
+  w.u32("llama.block_count", 1);
+  w.u32("llama.embedding_length", 256);
+  w.u32("llama.attention.head_count", 4);
+  w.u32("llama.vocab_size", 256);
+  w.tensor("blk.0.attn_q.weight", {256, 256}, 12, 256, 144);
+  auto gguf = d.write("m.gguf", w.bytes()).string();
+  std::ifstream in(qsel::test::source_dir() + "/schemas/output/inspect.schema.json");
+  qsel::SchemaSet set({{"output", json::parse(in)}});
+  for (const auto& p : {folder, gguf, folder + "/config.json"}) {
+    auto r = run_cli({"inspect", p, "--format", "json"});
+    INFO(p << " " << r.err);
+    REQUIRE(r.code == 0);
+    for (const auto& v : set.validate("output", json::parse(r.out), qsel::Marks{}, "inspect")) FAIL(v.message);
+  }
 }

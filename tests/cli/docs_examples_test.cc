@@ -9,6 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
+#include "support/checkpoints.h"
 #include "support/fixtures.h"
 
 namespace fs = std::filesystem;
@@ -122,8 +125,50 @@ TEST_CASE("docs_examples: the example parser reads commands and their captured o
   CHECK(words("a \"\" b") == std::vector<std::string>{"a", "", "b"});
 }
 
+namespace {
+
+// The files the inspect and verify pages read, generated (never committed) in a
+// scratch folder the examples run in: examples/llama-awq (a tiny AutoAWQ
+// checkpoint), examples/tiny-q4km.gguf, and logs copied from tests/fixtures/logs.
+struct ExampleFiles {
+  qsel::test::TempDir dir;
+  fs::path old = fs::current_path();
+  ExampleFiles() {
+    using nlohmann::json;
+    qsel::test::write_checkpoint(dir, "examples/llama-awq",
+                                 qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}, {"zero_point", true},
+                                                          {"version", "gemm"}}),
+                                 qsel::test::awq_tensors());
+    qsel::test::GgufWriter w;
+    w.str("general.architecture", "llama");
+    w.str("general.name", "tiny");
+    w.u32("general.file_type", 15);
+    w.u32("llama.block_count", 1);
+    w.u32("llama.embedding_length", 256);
+    w.u32("llama.attention.head_count", 4);
+    w.u32("llama.attention.head_count_kv", 2);
+    w.str_array("tokenizer.ggml.tokens", std::vector<std::string>(256, "t"));
+    w.tensor("token_embd.weight", {256, 256}, 12, 256, 144);
+    w.tensor("blk.0.attn_norm.weight", {256}, 0, 1, 4);
+    w.tensor("blk.0.attn_q.weight", {256, 256}, 12, 256, 144);
+    w.tensor("blk.0.attn_v.weight", {256, 128}, 14, 256, 210);
+    w.tensor("blk.0.ffn_down.weight", {512, 256}, 14, 256, 210);
+    w.tensor("blk.0.ffn_up.weight", {256, 512}, 12, 256, 144);
+    w.tensor("output.weight", {256, 256}, 14, 256, 210);
+    dir.write("examples/tiny-q4km.gguf", w.bytes());
+    dir.write("examples/broken.gguf", w.bytes().substr(0, 200));  // cut inside the metadata
+    for (const char* log : {"vllm-marlin-ampere-rtx3090.log", "vllm-nvfp4-marlin-fallback-warning.log", "llamacpp-cuda-init-rtx4070.log"})
+      dir.write(std::string("examples/logs/") + log, qsel::test::read_text(qsel::test::source_dir() + "/tests/fixtures/logs/" + log));
+    fs::current_path(dir.path());
+  }
+  ~ExampleFiles() { fs::current_path(old); }
+};
+
+}  // namespace
+
 TEST_CASE("docs_examples: every `$ qsel` example in docs/commands prints what the page shows", "[docs]") {
   setenv("NO_COLOR", "1", 1);
+  ExampleFiles files_for_examples;
   bool update = std::getenv("QSEL_UPDATE_DOCS") != nullptr;
   auto files = pages();
   for (const char* page : {"list.md", "show.md", "matrix.md", "graph.md"})

@@ -32,6 +32,7 @@ struct CheckpointAnalysis {
   std::vector<const Record*> also;             // formats matching as well as `format`
   std::string matched_by;                      // "config.json quantization_config: quant_method=awq, bits=4"
   std::vector<std::string> settings;           // "bits 4", "group_size 128", "zero_point true"
+  std::vector<std::string> flags;              // serving facts the matched signature implies ("checkpoint=w4a16")
   double params = 0, bytes = 0;                // the whole checkpoint
   double quantized_params = 0, quantized_bytes = 0;  // the payload tensors with their scales and auxiliaries
   std::optional<double> group;                 // weights per scale element (median over layers)

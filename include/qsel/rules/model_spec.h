@@ -28,6 +28,7 @@ struct CheckpointFacts {
   double params = 0, bytes = 0;    // from the tensor headers; 0 when there were no weights
   std::string matched_by;          // "config.json quantization_config: quant_method=awq, bits=4"
   std::vector<std::string> read;   // files read
+  std::vector<std::string> flags;  // serving facts the checkpoint implies ("checkpoint=w4a16")
   double bpw() const { return params > 0 ? bytes * 8 / params : 0; }
 };
 

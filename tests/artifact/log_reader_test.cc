@@ -1,0 +1,38 @@
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include "qsel/artifact/log_reader.h"
+#include "qsel/core/errors.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+
+TEST_CASE("log_reader: lines, CRLF, a last line without a newline, over-long lines cut", "[artifact][log]") {
+  test::TempDir d;
+  std::string text = "one\r\ntwo\n" + std::string(kMaxLogLine + 10, 'x') + "\nlast";
+  auto path = d.write("a.log", text).string();
+  std::vector<std::string> lines;
+  LogScan s = scan_log(path, [&](std::size_t n, std::string_view l) {
+    CHECK(n == lines.size() + 1);
+    lines.emplace_back(l);
+  });
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "one");
+  CHECK(lines[1] == "two");
+  CHECK(lines[2].size() == kMaxLogLine);
+  CHECK(lines[3] == "last");
+  CHECK(s.cut == 1);
+  CHECK(s.lines == 4);
+  CHECK(s.bytes == text.size());
+}
+
+TEST_CASE("log_reader: only regular files (or - for standard input)", "[artifact][log]") {
+  test::TempDir d;
+  std::filesystem::create_directories(d.path() / "dir.log");
+  CHECK_THROWS_WITH(scan_log((d.path() / "dir.log").string(), [](std::size_t, std::string_view) {}),
+                    Catch::EndsWith("dir.log: not a regular file (pipe a stream with --log -)"));
+  mkfifo((d.path() / "fifo").c_str(), 0644);
+  CHECK_THROWS_WITH(scan_log((d.path() / "fifo").string(), [](std::size_t, std::string_view) {}), Catch::Contains("not a regular file"));
+  CHECK_THROWS_WITH(scan_log((d.path() / "none.log").string(), [](std::size_t, std::string_view) {}), Catch::Contains("cannot open"));
+}
