@@ -44,20 +44,6 @@ bool pread_all(int fd, std::uint64_t offset, char* out, std::size_t n) {
 
 }  // namespace
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
-  std::uint64_t size = 0;
-  int fd = open_regular(path, &size);
-  if (size > max_bytes) {
-    ::close(fd);
-    throw UsageError(fmt::format("{}: file is {} bytes; a {} may be at most {} bytes", path, size, what, max_bytes));
-  }
-  std::string text(static_cast<std::size_t>(size), '\0');
-  bool ok = pread_all(fd, 0, text.data(), text.size());
-  ::close(fd);
-  if (!ok) throw UsageError(fmt::format("{}: cannot read the file", path));
-  return text;
-}
-
 BinaryFile::BinaryFile(const std::string& path) : path_(path) { fd_ = open_regular(path, &size_); }
 
 BinaryFile::~BinaryFile() {

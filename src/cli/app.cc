@@ -54,7 +54,51 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::
                        near.empty() ? "; run `qsel --help` for the list" : fmt::format("; did you mean \"{}\"?", near[0]));
     return 2;
   }
-  err << "qsel: error: " << e.what() << "\n";
+  std::string what = e.what();
+  // "Could not convert: --top = abc" → "--top: expected a number, got "abc""
+  if (what.rfind("Could not convert: ", 0) == 0) {
+    std::string rest = what.substr(19);
+    std::size_t eq = rest.find(" = ");
+    if (eq != std::string::npos) {
+      err << fmt::format("qsel: error: {}: expected a number, got {}\n", rest.substr(0, eq), quote_value(rest.substr(eq + 3)));
+      return 2;
+    }
+  }
+  // "The following argument was not expected: --fromat" → did you mean one of this command's options?
+  std::string extra_prefix = "The following argument was not expected: ", extras_prefix = "The following arguments were not expected: ";
+  bool many = what.rfind(extras_prefix, 0) == 0;
+  if (many || what.rfind(extra_prefix, 0) == 0) {
+    std::string arg = what.substr((many ? extras_prefix : extra_prefix).size());
+    if (many) {  // the first word that looks like an option is the likely typo
+      std::size_t start = 0, dash = std::string::npos;
+      while (start < arg.size()) {
+        std::size_t end = arg.find(' ', start);
+        if (arg.compare(start, 2, "--") == 0) {
+          dash = start;
+          break;
+        }
+        start = end == std::string::npos ? arg.size() : end + 1;
+      }
+      if (dash != std::string::npos) arg = arg.substr(dash, arg.find(' ', dash) - dash);
+      else arg = arg.substr(0, arg.find(' '));
+    }
+    std::string flag = arg.substr(0, arg.find('='));
+    if (flag.rfind("--", 0) == 0) {
+      std::vector<std::string> flags;
+      std::vector<CLI::App*> scopes = {&app};
+      for (CLI::App* sub : app.get_subcommands()) scopes.push_back(sub);
+      for (CLI::App* scope : scopes)
+        for (const CLI::Option* o : scope->get_options())
+          for (const auto& n : o->get_lnames()) flags.push_back("--" + n);
+      auto near = nearest(flag, flags, 1);
+      err << fmt::format("qsel: error: unknown option {}{}\n", quote_value(flag),
+                         near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near[0]));
+      return 2;
+    }
+    err << fmt::format("qsel: error: unexpected argument {}\n", quote_value(arg));
+    return 2;
+  }
+  err << "qsel: error: " << printable(what) << "\n";
   return 2;
 }
 

@@ -6,6 +6,7 @@
 #include "browse_args.h"
 #include "gpu_arg.h"
 #include "commands.h"
+#include "qsel/report/render.h"
 #include "qsel/cli/context.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/core/text.h"
@@ -119,7 +120,7 @@ Runner setup_explain(CLI::App& sub, Context& ctx) {
     for (auto& e : a->engines) e = resolve_engine(ctx.graph(), e).id;
     ojson j = explain(ctx, *a);
     if (ctx.json()) ctx.print_json(j);
-    else *ctx.out << render_explain_text(j, ctx.style());
+    else *ctx.out << render_explain_text(terminal_safe(j, true), ctx.style());
     return 0;
   };
 }

@@ -255,8 +255,8 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
       if (!((*filters).*spec.value).empty()) check_applies(spec, k);
     json result = k ? filtered(ctx, *k, *filters) : list_kinds(ctx.graph());
     if (ctx.json()) ctx.print_json(result);
-    else if (ctx.format == "markdown") *ctx.out << render_list_markdown(result);
-    else *ctx.out << render_list(result, ctx.style());
+    else if (ctx.format == "markdown") *ctx.out << render_list_markdown(terminal_safe(result));
+    else *ctx.out << render_list(terminal_safe(result), ctx.style());
     return 0;
   };
 }

@@ -7,6 +7,7 @@
 
 #include "browse_args.h"
 #include "commands.h"
+#include "qsel/report/render.h"
 #include "qsel/graph/selector.h"
 #include "qsel/report/browse_report.h"
 
@@ -230,9 +231,9 @@ void print(Context& ctx, const json& result) {
   if (ctx.json()) return ctx.print_json(result);
   if (ctx.format == "csv" && result.contains("grids"))
     throw UsageError("--format csv writes one grid; choose the matrix with --engine");
-  if (ctx.format == "csv") *ctx.out << render_matrix_csv(result);
-  else if (ctx.format == "markdown") *ctx.out << render_matrix_markdown(result);
-  else *ctx.out << render_matrix(result, ctx.style());
+  if (ctx.format == "csv") *ctx.out << render_matrix_csv(terminal_safe(result));
+  else if (ctx.format == "markdown") *ctx.out << render_matrix_markdown(terminal_safe(result));
+  else *ctx.out << render_matrix(terminal_safe(result), ctx.style());
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include "browse_args.h"
 #include "gpu_arg.h"
 #include "commands.h"
+#include "qsel/report/render.h"
 #include "qsel/cli/context.h"
 #include "qsel/report/advice_report.h"
 #include "qsel/rules/advice_json.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/rules/model_checkpoint.h"
+#include "qsel/core/text.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -23,23 +25,24 @@ struct RecommendArgs {
   bool count_given = false, vram_given = false, bandwidth_given = false;
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
-  std::size_t top = 8;
+  int top = 8;
   bool portable = false, prefix_caching = false, all = false;
 };
 
+// "8192", "128k", "1m" → tokens, at most 2^30; anything else is a usage error.
 long parse_context(const std::string& text) {
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string rest = text.substr(used);
-  if (rest == "k" || rest == "K") value *= 1024, rest.clear();
-  if (used == 0 || !rest.empty() || value <= 0)
-    throw UsageError(fmt::format("--context: expected a positive number of tokens (8192, 128k), got \"{}\"", text));
-  return value;
+  constexpr long kMax = 1L << 30;
+  auto fail = [&] {
+    return UsageError(fmt::format("--context: expected a number of tokens from 1 to {} (8192, 128k, 1m), got {}", kMax, quote_value(text)));
+  };
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  std::string rest = text.substr(digits);
+  long scale = rest.empty() ? 1 : (rest == "k" || rest == "K") ? 1024 : (rest == "m" || rest == "M") ? 1024 * 1024 : 0;
+  if (digits == 0 || digits > 10 || scale == 0) throw fail();
+  long value = std::stol(text.substr(0, digits));  // at most 10 digits: fits
+  if (value <= 0 || value > kMax / scale) throw fail();
+  return value * scale;
 }
 
 ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
@@ -63,7 +66,9 @@ ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
 
 Query query_of(const Graph& g, const RecommendArgs& a) {
   if (a.count < 1) throw UsageError(fmt::format("--count must be at least 1, got {}", a.count));
-  if (a.batch < 1) throw UsageError(fmt::format("--batch must be at least 1, got {}", a.batch));
+  if (a.count > 1024) throw UsageError(fmt::format("--count: at most 1024 GPUs, got {}", a.count));
+  if (a.batch < 1 || a.batch > (1 << 20)) throw UsageError(fmt::format("--batch must be from 1 to {}, got {}", 1 << 20, a.batch));
+  if (a.top < 1) throw UsageError(fmt::format("--top must be at least 1, got {} (--all shows every row)", a.top));
   Query q;
   if (a.vram_given && !(a.spec.vram_gb >= 0.5 && a.spec.vram_gb <= 100000))
     throw UsageError(fmt::format("--vram: expected GB between 0.5 and 100000, got {:g}", a.spec.vram_gb));
@@ -116,7 +121,7 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--model", a.model, "A model record id (llama-3.1-70b)");
   sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");
   sub.add_option("--engine", a.engines, "Restrict to an engine (repeatable: vllm, sglang, trtllm, llama-cpp …)")->delimiter(',');
-  sub.add_option("--context", a.context, "Context length in tokens (8192, 128k); default 8192");
+  sub.add_option("--context", a.context, "Context length in tokens (8192, 128k, 1m); default 8192");
   sub.add_option("--batch", a.batch, "Concurrent sequences; default 1 (decode is memory-bound at 1)");
   sub.add_option("--kv-cache", a.kv_cache, "KV-cache dtype: auto (16-bit, 8-bit offered if needed), fp16, bf16, fp8, int8")
       ->check(CLI::IsMember({"auto", "fp16", "bf16", "fp8", "int8"}));
@@ -147,10 +152,10 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
     Query q = query_of(g, *args);
     Deliberation d = deliberate(g, q);
     auto result = recommend_json(d);
-    std::size_t top = args->all ? d.candidates.size() : args->top;
+    std::size_t top = args->all ? d.candidates.size() : static_cast<std::size_t>(args->top);
     if (ctx.json()) ctx.print_json(result);
-    else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(result, top, ctx.verbosity > 0);
-    else *ctx.out << render_recommend_text(result, ctx.style(), top, ctx.verbosity > 0);
+    else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(terminal_safe(result), top, ctx.verbosity > 0);
+    else *ctx.out << render_recommend_text(terminal_safe(result), ctx.style(), top, ctx.verbosity > 0);
     bool viable = std::any_of(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return !c.memory || c.memory->fits; });
     return viable ? 0 : 1;
   };

@@ -94,7 +94,7 @@ Runner setup_show(CLI::App& sub, Context& ctx) {
     if (!res) throw_unknown("record", *id, res);
     json result = show_json(g, *res.record, *id, res);
     if (ctx.json()) ctx.print_json(result);
-    else *ctx.out << render_show(result, ctx.style());
+    else *ctx.out << render_show(terminal_safe(result, true), ctx.style());
     return 0;
   };
 }

@@ -71,9 +71,8 @@ std::string quote_value(std::string_view text) {
     t += "…";
   }
   std::string out = "\"";
-  for (char c : t) {
-    if (c == '\n') out += "\\n";
-    else if (c == '"') out += "\\\"";
+  for (char c : printable(t)) {
+    if (c == '"') out += "\\\"";
     else out += c;
   }
   return out + "\"";
@@ -135,20 +134,27 @@ std::string sha256_hex(std::string_view data) {
   return out;
 }
 
-std::string printable(std::string_view text) {
+namespace {
+
+std::string escaped(std::string_view text, bool keep_newlines) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
   out.reserve(text.size());
   auto escape = [&](unsigned char c) {
-    out += "\\x";
-    out += hex[c >> 4];
-    out += hex[c & 15];
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == 0x1b) out += "\\x1b";
+    else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
   };
   std::size_t i = 0;
   while (i < text.size()) {
     auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      if ((c < 0x20 && c != '\t') || c == 0x7f) escape(c);
+      if ((c < 0x20 && c != '\t' && !(keep_newlines && c == '\n')) || c == 0x7f) escape(c);
       else out += static_cast<char>(c);
       ++i;
       continue;
@@ -171,5 +177,10 @@ std::string printable(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string printable(std::string_view text) { return escaped(text, false); }
+std::string printable_lines(std::string_view text) { return escaped(text, true); }
 
 }  // namespace qsel

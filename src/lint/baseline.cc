@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "qsel/core/errors.h"
+#include "qsel/core/text_file.h"
 #include "qsel/lint/errors.h"
 
 namespace qsel {
@@ -15,12 +17,14 @@ namespace {
 constexpr const char* kFormatKey = "qsel_baseline";
 
 nlohmann::json parse_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw LintInputError(fmt::format("{}: cannot read baseline file", file.generic_string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string text;
   try {
-    nlohmann::json j = nlohmann::json::parse(ss.str());
+    text = read_text_file(file.string(), 16 << 20, "baseline");
+  } catch (const UsageError& e) {
+    throw LintInputError(e.what());
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
     if (j.is_object() && j.value(kFormatKey, 0) == 1 && j.contains("findings") && j["findings"].is_array()) return j;
   } catch (const nlohmann::json::exception&) {
   }
@@ -32,7 +36,10 @@ nlohmann::json parse_file(const fs::path& file) {
 
 std::string relative_to(const std::string& file, const fs::path& dir) {
   if (dir.empty()) return fs::path(file).lexically_normal().generic_string();
-  fs::path rel = fs::absolute(file).lexically_normal().lexically_relative(fs::absolute(dir).lexically_normal());
+  std::error_code ec, ec2;
+  fs::path abs_file = fs::absolute(file, ec), abs_dir = fs::absolute(dir, ec2);
+  if (ec || ec2) return fs::path(file).lexically_normal().generic_string();
+  fs::path rel = abs_file.lexically_normal().lexically_relative(abs_dir.lexically_normal());
   return rel.empty() ? fs::path(file).generic_string() : rel.generic_string();
 }
 

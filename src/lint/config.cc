@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/errors.h"
+#include "qsel/core/text_file.h"
+
 #include "qsel/core/text.h"
 #include "qsel/lint/errors.h"
 #include "qsel/loader/yaml_reader.h"
@@ -91,7 +94,9 @@ class ConfigReader {
 
 std::optional<fs::path> find_config(const fs::path& start) {
   std::error_code ec;
-  fs::path dir = fs::absolute(start).lexically_normal();
+  std::error_code aec;
+  fs::path dir = fs::absolute(start, aec).lexically_normal();
+  if (aec) return std::nullopt;
   if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
   for (;;) {
     if (fs::is_regular_file(dir / kConfigFileName, ec)) return dir / kConfigFileName;
@@ -101,13 +106,15 @@ std::optional<fs::path> find_config(const fs::path& start) {
 }
 
 LintSettings read_config(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw LintInputError(fmt::format("{}: cannot read config file", file.generic_string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  try {
+    text = read_text_file(file.string(), 1 << 20, "lint config");
+  } catch (const UsageError& e) {
+    throw LintInputError(e.what());
+  }
   std::error_code ec;
   fs::path shown = fs::proximate(file, ec);
-  ConfigReader reader(ec ? file : shown, read_yaml(ss.str(), (ec ? file : shown).generic_string()));
+  ConfigReader reader(ec ? file : shown, read_yaml(text, (ec ? file : shown).generic_string()));
   return reader.read(file.parent_path());
 }
 

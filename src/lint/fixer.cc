@@ -1,16 +1,28 @@
 #include "qsel/lint/fixer.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "qsel/core/errors.h"
+#include "qsel/core/text_file.h"
 #include "qsel/lint/errors.h"
 
 namespace qsel {
+namespace fs = std::filesystem;
 namespace {
+
+constexpr std::size_t kMaxRecordFile = 1 << 20;  // the loader's cap: a larger file is never fixable
 
 // Byte offset of 1-based line/column (column in characters), or npos.
 std::size_t offset_of(std::string_view text, Mark at) {
@@ -91,23 +103,86 @@ std::vector<FileEdit> plan_fixes(const Findings& findings) {
     if (f.fix) by_file[f.file].push_back(*f.fix);
   std::vector<FileEdit> edits;
   for (auto& [file, fixes] : by_file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw LintInputError(fmt::format("{}: cannot read file to fix it", file));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    FileEdit e{file, ss.str(), "", 0};
+    std::string text;
+    try {
+      text = read_text_file(file, kMaxRecordFile, "record file");
+    } catch (const UsageError& e) {
+      throw LintInputError(fmt::format("{} (reading it to fix it)", e.what()));
+    }
+    FileEdit e{file, std::move(text), "", 0};
     e.after = apply_fixes(e.before, fixes, e.fixes);
     if (e.fixes > 0) edits.push_back(std::move(e));
   }
   return edits;
 }
 
-void write_edits(const std::vector<FileEdit>& edits) {
-  for (const FileEdit& e : edits) {
-    std::ofstream out(e.file, std::ios::binary | std::ios::trunc);
-    out << e.after;
-    if (!out) throw LintInputError(fmt::format("{}: cannot write the fixed file", e.file));
+namespace {
+
+// Writes `e.after` beside the file, flushes it to disk and renames it over the
+// original, so the file is at every instant either the old text or the new.
+// Returns why it was not written, or empty.
+std::string write_one(const FileEdit& e) {
+  struct stat link {};
+  if (::lstat(e.file.c_str(), &link) != 0) return fmt::format("cannot stat it: {}", std::strerror(errno));
+  if (S_ISLNK(link.st_mode)) return "it is a symlink; --fix does not write through links (edit the target itself)";
+  if (!S_ISREG(link.st_mode)) return "not a regular file";
+  std::string now;
+  try {
+    now = read_text_file(e.file, kMaxRecordFile, "record file");
+  } catch (const UsageError& err) {
+    return err.what();
   }
+  if (now != e.before) return "the file changed since it was linted; run qsel lint --fix again";
+  fs::path path(e.file);
+  fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::string tmpl = (dir / ("." + path.filename().string() + ".qsel-fix-XXXXXX")).string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) return fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno));
+  std::string tmp(name.data());
+  auto fail = [&](const std::string& why) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return why;
+  };
+  std::size_t done = 0;
+  while (done < e.after.size()) {
+    ssize_t n = ::write(fd, e.after.data() + done, e.after.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail(fmt::format("cannot write the fixed text: {}", std::strerror(errno)));
+    done += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, link.st_mode & 07777);
+  if (::fchown(fd, link.st_uid, link.st_gid) != 0) {
+    // Not the owner: the new file keeps ours; the mode above still matches.
+  }
+  if (::fsync(fd) != 0) return fail(fmt::format("cannot flush the fixed text to disk: {}", std::strerror(errno)));
+  // The last look: another writer may have saved the file while we wrote ours.
+  std::string again;
+  try {
+    again = read_text_file(e.file, kMaxRecordFile, "record file");
+  } catch (const UsageError& err) {
+    return fail(err.what());
+  }
+  if (again != e.before) return fail("the file changed while it was being fixed; nothing was written");
+  if (::rename(tmp.c_str(), e.file.c_str()) != 0) return fail(fmt::format("cannot replace it: {}", std::strerror(errno)));
+  ::close(fd);
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // the rename itself survives a crash
+    ::close(dfd);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<FixFailure> write_edits(const std::vector<FileEdit>& edits) {
+  std::vector<FixFailure> failed;
+  for (const FileEdit& e : edits)
+    if (std::string why = write_one(e); !why.empty()) failed.push_back({e.file, why});
+  return failed;
 }
 
 }  // namespace qsel

@@ -9,6 +9,7 @@
 #include "qsel/lint/check.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/fixer.h"
+#include "qsel/lint/registry.h"
 #include "qsel/lint/workspace.h"
 
 namespace qsel {
@@ -91,11 +92,21 @@ LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
   if (req.diff) return show_fixes(std::move(report));
   if (!req.fix) return report;
   std::vector<FileEdit> edits = plan_fixes(report.findings);
-  write_edits(edits);
+  std::vector<FixFailure> failed = write_edits(edits);
+  std::erase_if(edits, [&](const FileEdit& e) {
+    return std::any_of(failed.begin(), failed.end(), [&](const FixFailure& f) { return f.file == e.file; });
+  });
   LintRequest again = req;
   again.fix = false;
   LintReport after = run_lint(again, schemas);  // report what remains
   count_fixes(after, edits);
+  for (const auto& f : failed) {
+    const RuleInfo* info = find_rule("QS031");
+    after.findings.push_back({"QS031", info ? std::string(info->name) : "fix-not-applied", Severity::Error, f.file, {}, "",
+                              fmt::format("not fixed: {}", f.reason), std::nullopt});
+  }
+  after.fix_failures = failed.size();
+  sort_findings(after.findings);
   return after;
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 // The last name of `dir`, ignoring a trailing separator.
 std::string name_of(const fs::path& dir) {
-  fs::path abs = fs::absolute(dir).lexically_normal();
+  std::error_code ec;
+  fs::path abs = fs::absolute(dir, ec).lexically_normal();
   return abs.has_filename() ? abs.filename().string() : abs.parent_path().filename().string();
 }
 
@@ -37,7 +38,9 @@ fs::path corpus_root(const fs::path& p) {
 fs::path canonical_or_absolute(const fs::path& p) {
   std::error_code ec;
   fs::path c = fs::weakly_canonical(p, ec);
-  return ec ? fs::absolute(p).lexically_normal() : c;
+  if (!ec) return c;
+  fs::path abs = fs::absolute(p, ec);
+  return ec ? p.lexically_normal() : abs.lexically_normal();
 }
 
 void merge(Corpus& into, Corpus&& more) {
@@ -57,8 +60,13 @@ bool under(const fs::path& file, const fs::path& dir) {
 
 bool Workspace::in_scope(const std::string& file) const {
   if (auto it = in_scope_cache_.find(file); it != in_scope_cache_.end()) return it->second;
+  // A file is in scope when it sits under a linted path as written (a symlink
+  // inside the tree counts as inside, wherever it points) or as resolved.
+  std::error_code ec;
+  fs::path lexical = fs::absolute(file, ec).lexically_normal();
   fs::path c = canonical_or_absolute(file);
-  bool in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); });
+  bool in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); }) ||
+            std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return !ec && under(lexical, s); });
   return in_scope_cache_[file] = in;
 }
 
@@ -81,8 +89,10 @@ Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet&
   std::set<fs::path> roots_seen;
   for (const auto& p : paths) {
     std::error_code ec;
+    if (p.empty()) throw LintInputError("an empty path: name a corpus folder or record file");
     if (!fs::exists(p, ec)) throw LintInputError(fmt::format("{}: no such file or directory", p));
     ws.scope.push_back(canonical_or_absolute(p));
+    ws.scope_as_written.push_back(fs::absolute(p, ec).lexically_normal());
     fs::path root = corpus_root(p);
     if (!roots_seen.insert(canonical_or_absolute(root)).second) continue;
     merge(ws.corpus, load_corpus(root, schemas));

@@ -1,6 +1,11 @@
 #include "qsel/loader/loader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -22,21 +27,32 @@ bool is_record_file(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
+// Reads at most cap+1 bytes of a regular file (enough to know it is too large).
+// Opened without blocking and checked with fstat, so a FIFO or device that
+// slipped in never hangs the read.
 bool read_file(const fs::path& p, std::string& out, std::size_t cap) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  // Read at most cap+1 bytes: enough to know the file is too large.
-  std::vector<char> buf(64 * 1024);
-  std::size_t total = 0;
-  while (in && total <= cap) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    auto n = static_cast<std::size_t>(in.gcount());
-    ss.write(buf.data(), static_cast<std::streamsize>(n));
-    total += n;
+  int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return false;
   }
-  out = ss.str();
-  return !in.bad();
+  out.clear();
+  char buf[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > cap) break;
+  }
+  ::close(fd);
+  return true;
 }
 
 std::string shown_path(const fs::path& p) { return p.lexically_normal().generic_string(); }
@@ -46,15 +62,69 @@ struct FileToLoad {
   Kind kind;
 };
 
-void collect_kind_folder(const fs::path& dir, Kind kind, std::vector<FileToLoad>& out) {
+bool inside(const fs::path& file, const fs::path& dir) {
+  auto f = file.begin();
+  for (auto d = dir.begin(); d != dir.end(); ++d, ++f)
+    if (f == file.end() || *f != *d) return d->empty();
+  return true;
+}
+
+// Why `p` cannot be loaded as a record file, or empty when it can: a symlink
+// loop, a dangling link, a link out of the corpus, a directory, a FIFO …
+std::string unloadable(const fs::path& p, const fs::path& root) {
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file() && is_record_file(e.path())) out.push_back({e.path(), kind});
+  auto link = fs::symlink_status(p, ec);
+  if (ec) return "cannot read its directory entry";
+  if (fs::is_symlink(link)) {
+    fs::path target = fs::canonical(p, ec);
+    if (ec) return ec == std::errc::too_many_symbolic_link_levels ? "a symlink loop" : "a dangling symlink";
+    fs::path base = fs::canonical(root, ec);
+    if (!ec && !inside(target, base))
+      return fmt::format("a symlink to {}, outside the corpus: qsel does not follow it (copy the record in)", shown_path(target));
+  }
+  auto st = fs::status(p, ec);
+  if (ec) return "cannot read file";
+  if (fs::is_directory(st)) return "a directory named like a record file";
+  if (!fs::is_regular_file(st)) return "not a regular file (a FIFO, socket or device)";
+  return "";
+}
+
+// The entries of `dir`, sorted, or a problem when it cannot be listed. Never throws.
+std::vector<fs::path> entries(const fs::path& dir, Corpus& corpus) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec) {
+    corpus.problems.push_back({kUnreadable, shown_path(dir), {}, "", fmt::format("cannot list the folder: {}", ec.message())});
+    return out;
+  }
+  for (; it != end; it.increment(ec)) {
+    if (ec) {
+      corpus.problems.push_back({kUnreadable, shown_path(dir), {}, "", fmt::format("cannot list the folder: {}", ec.message())});
+      break;
+    }
+    out.push_back(it->path());
+    if (out.size() > 1000000) break;  // a folder of a million entries is no corpus
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void collect_kind_folder(const fs::path& dir, Kind kind, const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus) {
+  for (const auto& p : entries(dir, corpus)) {
+    if (!is_record_file(p)) continue;
+    if (std::string why = unloadable(p, root); !why.empty()) {
+      corpus.problems.push_back({kUnreadable, shown_path(p), {}, "", why});
+      continue;
+    }
+    out.push_back({p, kind});
+  }
 }
 
 void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus) {
   std::error_code ec;
-  if (fs::is_regular_file(root, ec)) {
+  auto st = fs::status(root, ec);
+  if (!ec && !fs::is_directory(st)) {
     auto kind = parse_kind(root.parent_path().filename().string());
     if (!kind) {
       corpus.problems.push_back({kUnknownFolder, shown_path(root), {}, "",
@@ -62,29 +132,38 @@ void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus)
                       quote_value(root.parent_path().filename().string()))});
       return;
     }
+    if (!fs::is_regular_file(st)) {
+      corpus.problems.push_back({kUnreadable, shown_path(root), {}, "", "not a regular file (a FIFO, socket or device)"});
+      return;
+    }
     out.push_back({root, *kind});
     return;
   }
   if (auto kind = parse_kind(root.filename().string()); kind && root.filename().string() == kind_plural(*kind)) {
-    collect_kind_folder(root, *kind, out);
+    collect_kind_folder(root, *kind, root, out, corpus);
     return;
   }
-  for (const auto& e : fs::directory_iterator(root, ec)) {
-    if (!e.is_directory()) continue;
-    std::string name = e.path().filename().string();
+  for (const auto& p : entries(root, corpus)) {
+    std::error_code e2;
+    if (!fs::is_directory(fs::status(p, e2)) || e2) continue;
+    std::string name = p.filename().string();
     if (name.empty() || name[0] == '.') continue;
     auto kind = parse_kind(name);
     if (kind && name == kind_plural(*kind)) {
-      collect_kind_folder(e.path(), *kind, out);
+      if (std::string why = unloadable(p, root); fs::is_symlink(fs::symlink_status(p, e2)) && why.find("outside") != std::string::npos) {
+        corpus.problems.push_back({kUnreadable, shown_path(p), {}, "", why});
+        continue;
+      }
+      collect_kind_folder(p, *kind, root, out, corpus);
       continue;
     }
     bool has_yaml = false;
-    for (const auto& f : fs::directory_iterator(e.path(), ec)) has_yaml = has_yaml || is_record_file(f.path());
+    for (const auto& f : entries(p, corpus)) has_yaml = has_yaml || is_record_file(f);
     if (!has_yaml) continue;
     std::vector<std::string> plurals;
     for (const auto& k : all_kinds()) plurals.push_back(k.plural);
     auto near = nearest(name, plurals, 1);
-    corpus.problems.push_back({kUnknownFolder, shown_path(e.path()), {}, "",
+    corpus.problems.push_back({kUnknownFolder, shown_path(p), {}, "",
         fmt::format("folder {} is not a record kind{}; its files were not loaded", quote_value(name),
                     near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near[0]))});
   }

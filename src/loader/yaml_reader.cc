@@ -1,7 +1,8 @@
 #include "qsel/loader/yaml_reader.h"
 
 #include <cmath>
-#include <regex>
+#include <charconv>
+#include <cstdlib>
 #include <vector>
 
 #include <fmt/format.h>
@@ -27,18 +28,31 @@ constexpr const char* kEncoding = "QS011";
 struct Stop {};
 
 // Converts yaml-cpp's 0-based byte marks into 1-based character marks.
+// Columns are counted from the last mark on the same line, so a long line with
+// many nodes costs linear time, not quadratic (marks arrive in file order).
 class MarkMap {
  public:
   explicit MarkMap(std::string_view text) : text_(text) {}
   Mark operator()(const YAML::Mark& m) const {
     if (m.pos < 0 || m.line < 0) return {};
     auto pos = static_cast<std::size_t>(m.pos);
-    std::size_t start = pos >= static_cast<std::size_t>(m.column) ? pos - static_cast<std::size_t>(m.column) : 0;
     if (pos > text_.size()) pos = text_.size();
-    return {m.line + 1, static_cast<int>(utf8_length(text_.substr(start, pos - start))) + 1};
+    std::size_t start = pos >= static_cast<std::size_t>(m.column) ? pos - static_cast<std::size_t>(m.column) : 0;
+    std::size_t from = start, chars = 0;
+    if (m.line == line_ && pos >= pos_ && pos_ >= start) {
+      from = pos_;
+      chars = chars_;
+    }
+    chars += utf8_length(text_.substr(from, pos - from));
+    line_ = m.line;
+    pos_ = pos;
+    chars_ = chars;
+    return {m.line + 1, static_cast<int>(chars) + 1};
   }
  private:
   std::string_view text_;
+  mutable int line_ = -1;
+  mutable std::size_t pos_ = 0, chars_ = 0;
 };
 
 // Builds one document bottom-up; frames hold the containers being filled.
@@ -141,7 +155,15 @@ class Builder : public YAML::EventHandler {
       take_key(f, value, m, scalar_text);
       return;
     }
+    check_items(f, m);
     store(f, std::move(value), to_mark_(m));
+  }
+
+  // A list longer than any record needs: refused before the schema's
+  // uniqueItems (quadratic in the list's length) ever sees it.
+  void check_items(const Frame& f, const YAML::Mark& m) {
+    if (f.value.is_array() && f.value.size() >= limits_.max_items)
+      fatal(m, kSyntax, fmt::format("a list of more than {} items; a record has no use for one this long", limits_.max_items));
   }
 
   void take_key(Frame& f, const json& key, const YAML::Mark& m, const std::string* text) {
@@ -187,6 +209,7 @@ class Builder : public YAML::EventHandler {
       fatal(m, kSyntax, fmt::format("nesting deeper than {} levels", limits_.max_depth));
     if (++nodes_ > limits_.max_nodes)
       fatal(m, kSyntax, fmt::format("more than {} nodes; a record file is far smaller", limits_.max_nodes));
+    if (!stack_.empty()) check_items(stack_.back(), m);
     Frame f{std::move(container), child_pointer()};
     starts_.push_back(to_mark_(m));
     stack_.push_back(std::move(f));
@@ -269,30 +292,73 @@ bool precheck(std::string_view text, const std::string& file, const YamlLimits& 
 
 }  // namespace
 
-json resolve_plain_scalar(const std::string& s) {
-  static const std::regex null_re("~|null|Null|NULL|");
-  static const std::regex true_re("true|True|TRUE");
-  static const std::regex false_re("false|False|FALSE");
-  static const std::regex int_re("[-+]?[0-9]+");
-  static const std::regex oct_re("0o[0-7]+");
-  static const std::regex hex_re("0x[0-9a-fA-F]+");
-  static const std::regex float_re("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  static const std::regex inf_re("[-+]?\\.(inf|Inf|INF)");
-  static const std::regex nan_re("\\.(nan|NaN|NAN)");
-  if (s.size() > 64) return s;  // no number or keyword is that long
-  if (std::regex_match(s, null_re)) return nullptr;
-  if (std::regex_match(s, true_re)) return true;
-  if (std::regex_match(s, false_re)) return false;
-  try {
-    if (std::regex_match(s, int_re)) return std::stoll(s, nullptr, 10);
-    if (std::regex_match(s, oct_re)) return std::stoll(s.substr(2), nullptr, 8);
-    if (std::regex_match(s, hex_re)) return std::stoll(s.substr(2), nullptr, 16);
-  } catch (const std::out_of_range&) {
-    return std::stod(s.rfind("0x", 0) == 0 || s.rfind("0o", 0) == 0 ? "inf" : s);
+namespace {
+
+bool digits(std::string_view s, int base) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c < static_cast<char>('0' + base);
+    if (!ok) return false;
   }
-  if (std::regex_match(s, float_re)) return std::stod(s);
-  if (std::regex_match(s, inf_re)) return s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-  if (std::regex_match(s, nan_re)) return std::nan("");
+  return true;
+}
+
+// YAML 1.2 core schema float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool core_float(std::string_view s, bool* negative_exponent) {
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  std::size_t int_digits = 0, frac_digits = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++int_digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++frac_digits;
+  }
+  if (int_digits == 0 && frac_digits == 0) return false;
+  *negative_exponent = false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) *negative_exponent = s[i++] == '-';
+    std::size_t exp_digits = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++exp_digits;
+    if (exp_digits == 0) return false;
+  }
+  return i == s.size();
+}
+
+}  // namespace
+
+// The YAML 1.2 core schema's resolution of a plain scalar, written out by hand
+// (no regular expressions: linear, and no exceptions on huge numbers — a value
+// beyond the double range becomes ±inf, which the reader then reports located).
+json resolve_plain_scalar(const std::string& s) {
+  if (s.size() > 64) return s;  // no number or keyword is that long
+  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  std::string_view v = s;
+  bool sign = !v.empty() && (v[0] == '-' || v[0] == '+');
+  bool negative = sign && v[0] == '-';
+  std::string_view body = sign ? v.substr(1) : v;
+  auto whole = [&](std::string_view d, int base) -> json {
+    long long x = 0;
+    auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), x, base);
+    if (ec == std::errc() && ptr == d.data() + d.size()) return negative ? -x : x;
+    if (base != 10) return negative ? -HUGE_VAL : HUGE_VAL;  // an octal or hex literal beyond 64 bits
+    return std::strtod(s.c_str(), nullptr);                    // a decimal one: the nearest double
+  };
+  if (digits(body, 10)) return whole(body, 10);
+  if (!sign && v.size() > 2 && v.substr(0, 2) == "0o" && digits(v.substr(2), 8)) return whole(v.substr(2), 8);
+  if (!sign && v.size() > 2 && v.substr(0, 2) == "0x" && digits(v.substr(2), 16)) return whole(v.substr(2), 16);
+  bool negative_exponent = false;
+  if (core_float(v, &negative_exponent)) {
+    double d = 0;
+    auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), d);
+    if (ec == std::errc::result_out_of_range) d = negative_exponent ? 0.0 : HUGE_VAL;
+    else if (ec != std::errc() || ptr != body.data() + body.size()) return s;
+    return negative ? -d : d;
+  }
+  if (body == ".inf" || body == ".Inf" || body == ".INF") return negative ? -HUGE_VAL : HUGE_VAL;
+  if (!sign && (v == ".nan" || v == ".NaN" || v == ".NAN")) return std::nan("");
   return s;
 }
 

@@ -3,6 +3,7 @@
 // the way the Actions runner unescapes them.
 #include <fmt/format.h>
 
+#include "qsel/core/text.h"
 #include "qsel/report/lint_report.h"
 
 namespace qsel {
@@ -46,11 +47,11 @@ std::string root_relative(const std::string& file, const fs::path& root) {
 std::string render_lint_github(const LintReport& report, const fs::path& root) {
   std::string out;
   for (const Finding& f : report.findings) {
-    std::string props = "file=" + github_escape_property(root_relative(f.file, root));
+    std::string props = "file=" + github_escape_property(printable(root_relative(f.file, root)));
     if (f.mark.known()) props += fmt::format(",line={},col={}", f.mark.line, f.mark.column);
     props += ",title=" + github_escape_property(fmt::format("{} {}", f.code, f.name));
     out += fmt::format("::{} {}::{}\n", f.severity == Severity::Error ? "error" : "warning", props,
-                       github_escape_data(f.message));
+                       github_escape_data(printable(f.message)));
   }
   return out + github_escape_data(lint_summary_line(report)) + "\n";
 }

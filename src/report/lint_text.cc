@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "qsel/core/text.h"
 #include "qsel/report/lint_report.h"
 #include "qsel/lint/registry.h"
 #include "qsel/report/table.h"
@@ -10,8 +11,8 @@ namespace {
 std::string plural(std::size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 std::string location(const Finding& f, const Style& s) {
-  if (!f.mark.known()) return s.bold(f.file);
-  return s.bold(fmt::format("{}:{}:{}", f.file, f.mark.line, f.mark.column));
+  if (!f.mark.known()) return s.bold(printable(f.file));
+  return s.bold(fmt::format("{}:{}:{}", printable(f.file), f.mark.line, f.mark.column));
 }
 
 std::string severity_text(Severity sev, const Style& s) {
@@ -30,7 +31,7 @@ std::string lint_summary_line(const LintReport& r) {
 std::string render_lint_text(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
-    out += fmt::format("{}: {}: {} {}\n", location(f, s), severity_text(f.severity, s), f.message,
+    out += fmt::format("{}: {}: {} {}\n", location(f, s), severity_text(f.severity, s), printable(f.message),
                        s.dim(fmt::format("[{} {}]", f.code, f.name)));
   return out + lint_summary_line(r) + "\n";
 }

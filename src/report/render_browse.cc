@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/text.h"
 #include "qsel/report/browse_report.h"
 #include "qsel/report/render.h"
 #include "qsel/report/table.h"
@@ -26,6 +27,22 @@ ojson in_source_order(const nlohmann::json& data, const Marks& marks, const std:
   ojson out = ojson::object();
   for (const auto& [_, k] : keys) out[k] = in_source_order(data[k], marks, pointer_child(pointer, k));
   return out;
+}
+
+ojson terminal_safe(const ojson& j, bool keep_newlines) {
+  auto safe = [&](const std::string& s) { return keep_newlines ? printable_lines(s) : printable(s); };
+  if (j.is_string()) return safe(j.get<std::string>());
+  if (j.is_array()) {
+    ojson out = ojson::array();
+    for (const auto& x : j) out.push_back(terminal_safe(x, keep_newlines));
+    return out;
+  }
+  if (j.is_object()) {
+    ojson out = ojson::object();
+    for (const auto& [k, v] : j.items()) out[safe(k)] = terminal_safe(v, keep_newlines);
+    return out;
+  }
+  return j;
 }
 
 std::string cell_text(const json& v) {
@@ -176,7 +193,7 @@ std::string render_list_markdown(const json& result) {
 
 std::string render_show(const json& r, const Style& st) {
   std::string out = fmt::format("{}  {}  {}\n", st.bold(r["id"].get<std::string>()), st.cyan(r["kind"].get<std::string>()),
-                                r["name"].get<std::string>());
+                                printable(r["name"].get<std::string>()));  // one line, whatever the record says
   out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));
   if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
   out += "\n" + render_fields(r["record"], st);

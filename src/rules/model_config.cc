@@ -1,5 +1,7 @@
 // --model-config: a Hugging Face config.json read into a ModelSpec, with the
 // parameter count derived from the architecture (norms and biases ignored).
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -31,26 +33,68 @@ struct Located {
   }
 };
 
-long positive(const json& d, const Located& at, const char* key, bool required, long fallback = 0) {
+// What a config value may be: below the minimum or above the maximum it is a
+// mistake (or an attack), never a model, and is refused with its location.
+struct Range {
+  const char* key;
+  long min, max;
+};
+
+constexpr Range kRanges[] = {
+    {"num_hidden_layers", 1, 10000},        {"hidden_size", 1, 1 << 20},           {"num_attention_heads", 1, 1 << 16},
+    {"num_key_value_heads", 1, 1 << 16},    {"head_dim", 1, 1 << 16},              {"vocab_size", 1, 1 << 24},
+    {"intermediate_size", 1, 1 << 24},      {"moe_intermediate_size", 1, 1 << 24}, {"shared_expert_intermediate_size", 0, 1 << 24},
+    {"intermediate_size_mlp", 1, 1 << 24},  {"num_local_experts", 0, 1 << 16},     {"num_experts", 0, 1 << 16},
+    {"n_routed_experts", 0, 1 << 16},       {"num_experts_per_tok", 0, 1 << 16},   {"moe_topk", 0, 1 << 16},
+    {"kv_lora_rank", 1, 1 << 16},           {"qk_rope_head_dim", 1, 1 << 16},      {"qk_nope_head_dim", 1, 1 << 16},
+    {"v_head_dim", 1, 1 << 16},             {"q_lora_rank", 0, 1 << 20},           {"first_k_dense_replace", 0, 10000},
+    {"n_shared_experts", 0, 1024},          {"num_shared_experts", 0, 1024},       {"interleave_moe_layer_step", 1, 10000},
+    {"attention_chunk_size", 1, 1 << 30},   {"sliding_window", 1, 1 << 30},        {"sliding_window_pattern", 1, 10000},
+};
+
+const Range& range_of(const char* key) {
+  static const Range any{"", 0, 1 << 30};
+  for (const auto& r : kRanges)
+    if (std::string_view(r.key) == key) return r;
+  return any;
+}
+
+// A config integer inside its range; `fallback` when absent or null (unless required).
+long integer(const json& d, const Located& at, const char* key, bool required, long fallback = 0) {
   if (!d.contains(key) || d[key].is_null()) {
     if (required) throw UsageError(fmt::format("{}: missing \"{}\" (a positive integer)", at.path, key));
     return fallback;
   }
   const json& v = d[key];
-  if (!v.is_number_integer() || v.get<long>() <= 0)
-    throw UsageError(fmt::format("{}: \"{}\" must be a positive integer, got {}", at.key(key), key, v.dump()));
-  return v.get<long>();
+  const Range& r = range_of(key);
+  bool whole = v.is_number_integer() || (v.is_number_float() && v.get<double>() == std::floor(v.get<double>()));
+  double x = v.is_number() ? v.get<double>() : -1;
+  if (!whole || !(x >= r.min && x <= r.max))
+    throw UsageError(fmt::format("{}: \"{}\" must be an integer from {} to {}, got {}", at.key(key), key, r.min, r.max,
+                                 v.is_string() ? quote_value(v.get<std::string>()) : quote_value(v.dump())));
+  return static_cast<long>(x);
 }
 
 long first_of(const json& d, const Located& at, std::initializer_list<const char*> keys) {
   for (const char* k : keys)
-    if (d.contains(k) && !d[k].is_null()) return positive(d, at, k, false);
+    if (d.contains(k) && !d[k].is_null()) return integer(d, at, k, false);
   return 0;
 }
 
-double attention_params(const json& d, const ModelSpec& m) {
+bool boolean(const json& d, const Located& at, const char* key, bool fallback) {
+  if (!d.contains(key) || d[key].is_null()) return fallback;
+  if (!d[key].is_boolean()) throw UsageError(fmt::format("{}: \"{}\" must be true or false, got {}", at.key(key), key, quote_value(d[key].dump())));
+  return d[key].get<bool>();
+}
+
+std::string string_field(const json& d, const char* key) {
+  return d.contains(key) && d[key].is_string() ? d[key].get<std::string>() : "";
+}
+
+double attention_params(const json& d, const Located& at, const ModelSpec& m) {
   if (m.attention == "mla") {
-    double nope = d.value("qk_nope_head_dim", 128), v = d.value("v_head_dim", 128), q_lora = d.value("q_lora_rank", 0);
+    double nope = integer(d, at, "qk_nope_head_dim", false, 128), v = integer(d, at, "v_head_dim", false, 128),
+           q_lora = integer(d, at, "q_lora_rank", false, 0);
     double qdim = m.heads * (nope + m.rope_dim);
     double q = q_lora > 0 ? m.hidden * q_lora + q_lora * qdim : m.hidden * qdim;
     return q + m.hidden * (m.kv_lora_rank + m.rope_dim) + m.kv_lora_rank * m.heads * (nope + v) + m.heads * v * m.hidden;
@@ -63,17 +107,17 @@ void count_params(const json& d, const Located& at, ModelSpec& m) {
   double inter = first_of(d, at, {"intermediate_size"});
   double moe_inter = first_of(d, at, {"moe_intermediate_size"});
   if (moe_inter == 0) moe_inter = inter;
-  long dense_layers = m.moe() ? d.value("first_k_dense_replace", 0L) : m.layers;
-  double shared = d.value("n_shared_experts", d.value("num_shared_experts", 0.0));
+  long dense_layers = m.moe() ? std::min<long>(integer(d, at, "first_k_dense_replace", false, 0), m.layers) : m.layers;
+  double shared = first_of(d, at, {"n_shared_experts", "num_shared_experts"});
   double shared_inter = first_of(d, at, {"shared_expert_intermediate_size"});
-  bool llama4 = d.value("model_type", std::string()).rfind("llama4", 0) == 0;
+  bool llama4 = string_field(d, "model_type").rfind("llama4", 0) == 0;
   if (llama4 && shared == 0) shared = 1;  // Llama 4 MoE layers always carry one shared expert (no config field)
   if (llama4) {
-    long step = d.value("interleave_moe_layer_step", 1L);
+    long step = integer(d, at, "interleave_moe_layer_step", false, 1);
     dense_layers = step > 1 ? m.layers - m.layers / step : 0;
     inter = first_of(d, at, {"intermediate_size_mlp"}) > 0 && dense_layers > 0 ? first_of(d, at, {"intermediate_size_mlp"}) : inter;
   }
-  double attn = attention_params(d, m) * m.layers;
+  double attn = attention_params(d, at, m) * m.layers;
   double dense_mlp = 3.0 * m.hidden * inter * dense_layers;
   double expert = 3.0 * m.hidden * moe_inter;
   long moe_layers = m.layers - dense_layers;
@@ -87,33 +131,33 @@ void count_params(const json& d, const Located& at, ModelSpec& m) {
 }
 
 // Llama 4's chunked local attention: the RoPE layers keep at most one chunk of KV.
-void chunked_attention(const json& d, ModelSpec& m) {
-  if (!d.contains("attention_chunk_size") || !d["attention_chunk_size"].is_number_integer()) return;
-  long chunk = d["attention_chunk_size"].get<long>();
+void chunked_attention(const json& d, const Located& at, ModelSpec& m) {
+  long chunk = integer(d, at, "attention_chunk_size", false, 0);
   if (chunk <= 0) return;
   int chunked = m.layers - m.layers / 4;  // transformers' default: every 4th layer is NoPE and global
   if (d.contains("no_rope_layers") && d["no_rope_layers"].is_array()) {
     chunked = 0;
     for (const auto& v : d["no_rope_layers"]) chunked += v == 1;  // 1 = a RoPE (chunked) layer
+    chunked = std::min(chunked, m.layers);
   }
-  m.window = static_cast<int>(std::min<long>(chunk, 1L << 30));
+  m.window = static_cast<int>(chunk);
   m.sliding_layers = chunked;
   m.attention = "sliding-window";
   m.notes.push_back(fmt::format("attention_chunk_size {}: {} chunked-attention layers keep at most one chunk of KV (sized like a "
                                 "sliding window)", chunk, chunked));
 }
 
-void sliding_window(const json& d, ModelSpec& m) {
-  if (!d.contains("sliding_window") || !d["sliding_window"].is_number_integer()) return;
-  if (d.contains("use_sliding_window") && d["use_sliding_window"] == false) return;
-  m.window = d["sliding_window"].get<int>();
+void sliding_window(const json& d, const Located& at, ModelSpec& m) {
+  long window = integer(d, at, "sliding_window", false, 0);
+  if (window <= 0 || !boolean(d, at, "use_sliding_window", true)) return;
+  m.window = static_cast<int>(window);
   m.sliding_layers = m.layers;
   if (d.contains("layer_types") && d["layer_types"].is_array()) {
     m.sliding_layers = 0;
     for (const auto& t : d["layer_types"]) m.sliding_layers += t == "sliding_attention";
-  } else if (d.contains("sliding_window_pattern") && d["sliding_window_pattern"].is_number_integer()) {
-    int p = d["sliding_window_pattern"].get<int>();
-    m.sliding_layers = p > 0 ? m.layers - m.layers / p : m.layers;
+    m.sliding_layers = std::min(m.sliding_layers, m.layers);
+  } else if (long p = integer(d, at, "sliding_window_pattern", false, 0); p > 0) {
+    m.sliding_layers = static_cast<int>(m.layers - m.layers / p);
   }
   if (m.sliding_layers > 0) m.attention = m.sliding_layers == m.layers ? "sliding-window" : "hybrid";
 }
@@ -137,15 +181,19 @@ ModelSpec model_from_config(const std::string& path) {
   if (d.contains("text_config") && d["text_config"].is_object()) d = d["text_config"];
   ModelSpec m;
   m.origin = "config";
-  m.layers = static_cast<int>(positive(d, at, "num_hidden_layers", true));
-  m.hidden = static_cast<int>(positive(d, at, "hidden_size", true));
-  m.heads = static_cast<int>(positive(d, at, "num_attention_heads", true));
-  m.kv_heads = static_cast<int>(positive(d, at, "num_key_value_heads", false, m.heads));
-  m.head_dim = static_cast<int>(positive(d, at, "head_dim", false, m.hidden / m.heads));
-  m.vocab = positive(d, at, "vocab_size", true);
+  // Every value below is range-checked by integer(), so the narrowing casts are safe.
+  m.layers = static_cast<int>(integer(d, at, "num_hidden_layers", true));
+  m.hidden = static_cast<int>(integer(d, at, "hidden_size", true));
+  m.heads = static_cast<int>(integer(d, at, "num_attention_heads", true));
+  m.kv_heads = static_cast<int>(integer(d, at, "num_key_value_heads", false, m.heads));
+  if (m.kv_heads > m.heads)
+    throw UsageError(fmt::format("{}: \"num_key_value_heads\" ({}) is more than \"num_attention_heads\" ({})", at.key("num_key_value_heads"),
+                                 m.kv_heads, m.heads));
+  m.head_dim = static_cast<int>(integer(d, at, "head_dim", false, std::max(1, m.hidden / m.heads)));
+  m.vocab = integer(d, at, "vocab_size", true);
   m.kv_layers = m.layers;
-  if (d.contains("tie_word_embeddings") && d["tie_word_embeddings"].is_boolean()) {
-    m.tied_embeddings = d["tie_word_embeddings"].get<bool>();
+  if (d.contains("tie_word_embeddings") && !d["tie_word_embeddings"].is_null()) {
+    m.tied_embeddings = boolean(d, at, "tie_word_embeddings", true);
   } else {
     m.tied_embeddings = true;  // transformers' PretrainedConfig default
     m.notes.push_back(fmt::format("{}: no tie_word_embeddings, so Hugging Face's PretrainedConfig default (tied) is assumed; some "
@@ -156,15 +204,17 @@ ModelSpec model_from_config(const std::string& path) {
   m.attention = m.kv_heads == m.heads ? "mha" : "gqa";
   m.experts = static_cast<int>(first_of(d, at, {"num_local_experts", "num_experts", "n_routed_experts"}));
   m.active_experts = static_cast<int>(first_of(d, at, {"num_experts_per_tok", "moe_topk"}));
-  if (d.contains("kv_lora_rank") && d["kv_lora_rank"].is_number_integer()) {
+  if (m.experts > 0 && m.active_experts > m.experts)
+    throw UsageError(fmt::format("{}: {} experts per token, but only {} experts", at.path, m.active_experts, m.experts));
+  if (d.contains("kv_lora_rank") && !d["kv_lora_rank"].is_null()) {
     m.attention = "mla";
-    m.kv_lora_rank = static_cast<int>(positive(d, at, "kv_lora_rank", true));
-    m.rope_dim = static_cast<int>(positive(d, at, "qk_rope_head_dim", false, 64));
+    m.kv_lora_rank = static_cast<int>(integer(d, at, "kv_lora_rank", true));
+    m.rope_dim = static_cast<int>(integer(d, at, "qk_rope_head_dim", false, 64));
   }
-  sliding_window(d, m);
-  chunked_attention(d, m);
+  sliding_window(d, at, m);
+  chunked_attention(d, at, m);
   count_params(d, at, m);
-  std::string name = d.value("_name_or_path", std::string());
+  std::string name = string_field(d, "_name_or_path");
   std::string size = m.params_b >= 1 ? fmt::format("{:.1f}B", m.params_b) : fmt::format("{:.0f}M", m.params_b * 1000);
   m.description = fmt::format("{} {} from {}{} ({} layers, {})", size, m.moe() ? "MoE" : "dense", path,
                               name.empty() ? "" : " (" + name + ")", m.layers,

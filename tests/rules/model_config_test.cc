@@ -46,8 +46,32 @@ TEST_CASE("model_config: bad files are located usage errors", "[rules][model]") 
   CHECK_THROWS_WITH(model_from_config(missing.string()), missing.string() + ": missing \"num_hidden_layers\" (a positive integer)");
   auto wrong = dir.write("wrong.json", "{\"num_hidden_layers\": \"x\", \"hidden_size\": 1}");
   CHECK_THROWS_WITH(model_from_config(wrong.string()),
-                    wrong.string() + ":1:2: \"num_hidden_layers\" must be a positive integer, got \"x\"");
+                    wrong.string() + ":1:2: \"num_hidden_layers\" must be an integer from 1 to 10000, got \"x\"");
   CHECK_THROWS_WITH(model_from_config((dir.path() / "nope.json").string()), Catch::EndsWith("nope.json: cannot open: No such file or directory"));
   auto arr = dir.write("arr.json", "[1]");
   CHECK_THROWS_AS(model_from_config(arr.string()), UsageError);
+}
+
+// Issue 13's reproducers: numbers that used to be narrowed into nonsense (or a crash).
+TEST_CASE("model_config: out-of-range and mistyped numbers are refused with the field and value", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto cfg = [&](const std::string& name, const std::string& extra) {
+    return dir.write(name, "{\"num_hidden_layers\": 2, \"hidden_size\": 512, \"num_attention_heads\": 8, \"vocab_size\": 100" + extra + "}")
+        .string();
+  };
+  auto heads = dir.write("heads.json", R"({"num_hidden_layers":2,"hidden_size":512,"num_attention_heads":4294967296,"vocab_size":100})");
+  CHECK_THROWS_WITH(model_from_config(heads.string()),
+                    heads.string() + ":1:42: \"num_attention_heads\" must be an integer from 1 to 65536, got \"4294967296\"");
+  auto layers = dir.write("layers.json", R"({"num_hidden_layers":4294967297,"hidden_size":512,"num_attention_heads":8,"vocab_size":100})");
+  CHECK_THROWS_WITH(model_from_config(layers.string()), Catch::Contains("\"num_hidden_layers\" must be an integer from 1 to 10000, got \"4294967297\""));
+  CHECK_THROWS_WITH(model_from_config(cfg("mla.json", ", \"kv_lora_rank\": 16, \"qk_nope_head_dim\": \"x\"")),
+                    Catch::Contains("\"qk_nope_head_dim\" must be an integer from 1 to 65536, got \"x\""));
+  CHECK_THROWS_WITH(model_from_config(cfg("kv.json", ", \"num_key_value_heads\": 16")),
+                    Catch::Contains("\"num_key_value_heads\" (16) is more than \"num_attention_heads\" (8)"));
+  CHECK_THROWS_WITH(model_from_config(cfg("neg.json", ", \"sliding_window\": -4")), Catch::Contains("\"sliding_window\" must be an integer"));
+  CHECK_THROWS_WITH(model_from_config(cfg("tie.json", ", \"tie_word_embeddings\": \"yes\"")),
+                    Catch::Contains("\"tie_word_embeddings\" must be true or false, got \"\\\"yes\\\"\""));
+  CHECK_THROWS_WITH(model_from_config(cfg("moe.json", ", \"num_local_experts\": 4, \"num_experts_per_tok\": 8")),
+                    Catch::Contains("8 experts per token, but only 4 experts"));
+  CHECK_NOTHROW(model_from_config(cfg("ok.json", ", \"head_dim\": 64.0")));  // an integral float is an integer
 }

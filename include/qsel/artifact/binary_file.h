@@ -9,11 +9,9 @@
 #include <string>
 #include <string_view>
 
-namespace qsel {
+#include "qsel/core/text_file.h"
 
-// The whole of a small text file (config.json, an index), or a UsageError:
-// "path: not a regular file", "path: file is N bytes; a WHAT may be at most M bytes".
-std::string read_text_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+namespace qsel {
 
 // A binary file opened for header reading. Not copyable; closes on destruction.
 class BinaryFile {

@@ -30,6 +30,8 @@ std::string to_lower(std::string_view text);
 // DEL, C1) and bytes that are not valid UTF-8 become \xNN, so data from a file
 // can never move the cursor, change colours or rewrite a line.
 std::string printable(std::string_view text);
+// The same, keeping line breaks ("\n") for renderers that indent each line.
+std::string printable_lines(std::string_view text);
 
 // Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);

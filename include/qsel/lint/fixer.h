@@ -29,8 +29,14 @@ struct FileEdit {
 // One edit per file that has fixable findings (nothing is written). Throws
 // LintInputError when a file cannot be read.
 std::vector<FileEdit> plan_fixes(const Findings& findings);
-// Writes every edit; throws LintInputError when a file cannot be written.
-void write_edits(const std::vector<FileEdit>& edits);
+// A file --fix did not write, and why (it is left exactly as it was).
+struct FixFailure {
+  std::string file, reason;
+};
+// Writes every edit atomically (a temporary file beside it, fsync, rename),
+// keeping mode and owner; refuses a symlink and a file that changed since it
+// was linted. Each file ends up untouched or fully fixed; failures are returned.
+std::vector<FixFailure> write_edits(const std::vector<FileEdit>& edits);
 
 // A unified diff (3 lines of context) of `before` -> `after`, labelled a/FILE b/FILE.
 std::string unified_diff(const std::string& file, std::string_view before, std::string_view after);

@@ -14,6 +14,7 @@ namespace qsel {
 struct Workspace {
   Corpus corpus;                              // every record loaded, context included
   std::vector<std::filesystem::path> scope;   // the requested paths, canonical
+  std::vector<std::filesystem::path> scope_as_written;  // the same paths, absolute but not resolved
 
   // True when `file` (as shown) is one of the requested paths or under one.
   bool in_scope(const std::string& file) const;

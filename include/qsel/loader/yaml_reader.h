@@ -21,6 +21,7 @@ struct YamlLimits {
   std::size_t max_depth = 64;          // records nest four or five levels
   std::size_t max_scalar_chars = 16384;
   std::size_t max_nodes = 100000;
+  std::size_t max_items = 1000;        // the longest list in the corpus has 33 items
 };
 
 struct YamlDocument {

@@ -15,6 +15,10 @@ using ojson = nlohmann::ordered_json;
 // `data` with object keys in the order they appear in the source file.
 ojson in_source_order(const nlohmann::json& data, const Marks& marks, const std::string& pointer = "");
 
+// `j` with every string (keys too) made safe for a terminal or a CI log
+// (printable); `keep_newlines` for renderers that print multi-line text indented.
+ojson terminal_safe(const ojson& j, bool keep_newlines = false);
+
 // A scalar as a table cell: numbers without trailing zeros, null as "-", lists joined.
 std::string cell_text(const ojson& v);
 

@@ -91,6 +91,13 @@ name: AWQ (µ-scaled))",
         R"(# formats/awq.yaml — mode 000)",
         R"(data/formats/awq.yaml: error: cannot read file [QS014 unreadable-file])",
         R"(Fix the file's permissions or replace the broken link.)"}},
+      {"QS031", "fix-not-applied", Severity::Error, false,
+       "`qsel lint --fix` left a file untouched.",
+       {R"(A file `--fix` would have edited but did not write: it is a symlink, it changed on disk between linting and writing (another editor, a concurrent `git checkout`), or it could not be replaced (permissions, a read-only directory, a full disk).)",
+        R"(`--fix` writes a temporary file beside the record, flushes it and renames it over the original, so a record is always either untouched or fully fixed, and never overwrites an edit it has not seen. A file it skipped still carries the findings the fix was for; this finding says so instead of failing silently.)",
+        R"(# formats/awq.yaml edited in another window while qsel lint --fix ran)",
+        R"(formats/awq.yaml: error: not fixed: the file changed since it was linted; run qsel lint --fix again [QS031 fix-not-applied])",
+        R"(Run `qsel lint --fix` again once nothing else is writing the file; for a symlink, fix the file it points to; for permissions, make the file and its folder writable.)"}},
   };
   return table;
 }
