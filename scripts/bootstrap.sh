@@ -8,7 +8,8 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 PACKAGES=(build-essential cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-          libfmt-dev libspdlog-dev catch2 graphviz)
+          libfmt-dev libspdlog-dev catch2 graphviz
+          clang libclang-rt-14-dev)  # the sanitizer build and the libFuzzer harnesses (scripts/sanitize.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build everything (tool, tests) and run every test through CTest.
+# Build everything (tool, tests) and run every test through CTest; then the same
+# suite under sanitizers and a short fuzz run of every harness (scripts/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f .deps/valijson/usr/include/valijson/validator.hpp ] || [ ! -d build ]; then
@@ -10,3 +11,5 @@ cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 # The corpus gate curators run in CI: errors fail, the kept contested-bpw warnings do not.
 ./build/qsel lint data/
+# The whole suite again under ASan + UBSan (clang), then every fuzz harness for a few seconds.
+./scripts/sanitize.sh 10

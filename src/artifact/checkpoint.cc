@@ -40,6 +40,9 @@ json read_json(const std::string& path, std::string_view what, Checkpoint& c) {
   } catch (const json::parse_error& e) {
     std::string msg = e.what();
     throw UsageError(fmt::format("{}: invalid JSON: {}", where(path, text, e.byte > 0 ? e.byte - 1 : 0), msg.substr(msg.rfind(": ") + 2)));
+  } catch (const json::exception& e) {  // a number beyond the double range (out_of_range.406)
+    std::string msg = e.what();
+    throw UsageError(fmt::format("{}: invalid JSON: {}", path, msg.substr(msg.find("] ") + 2)));
   }
   if (!j.is_object()) throw UsageError(fmt::format("{}: expected a JSON object ({})", path, what));
   c.read.push_back(path);

@@ -8,6 +8,7 @@
 
 #include "qsel/artifact/binary_file.h"
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 
 namespace qsel {
 namespace {
@@ -41,7 +42,10 @@ std::uint64_t scalar_size(std::uint32_t t) {
   }
 }
 
+// Kept text is valid UTF-8 (invalid bytes become U+FFFD): tokenizers store
+// byte tokens, and a stranger's file may store anything.
 std::string kept(std::string s) {
+  s = valid_utf8(s);
   if (s.size() <= kKeptString) return s;
   std::size_t cut = kKeptString;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
@@ -108,7 +112,7 @@ bool checked_mul(std::uint64_t a, std::uint64_t b, std::uint64_t* out) {
 void read_tensor(Cursor& c, GgufFile& g) {
   GgufTensor t;
   std::uint64_t at = c.offset();
-  t.name = gguf_string(c, kMaxNameBytes, "tensor name");
+  t.name = valid_utf8(gguf_string(c, kMaxNameBytes, "tensor name"));
   std::uint32_t n_dims = c.u32("tensor dimension count");
   if (n_dims < 1 || n_dims > 4) c.fail(fmt::format("tensor \"{}\": {} dimensions (ggml tensors have 1 to 4)", t.name, n_dims));
   t.elements = 1;
@@ -189,7 +193,7 @@ GgufFile read_gguf(const std::string& path) {
   g.metadata = ojson::object();
   for (std::uint64_t i = 0; i < n_keys; ++i) {
     std::uint64_t at = c.offset();
-    std::string key = gguf_string(c, kMaxKeyBytes, "metadata key");
+    std::string key = valid_utf8(gguf_string(c, kMaxKeyBytes, "metadata key"));
     if (g.metadata.contains(key)) c.fail_at(at, fmt::format("metadata key \"{}\" appears twice", kept(key)));
     std::uint32_t t = c.u32("metadata value type");
     g.metadata[key] = value(c, t, key);

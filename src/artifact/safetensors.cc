@@ -72,6 +72,8 @@ SafetensorsFile read_safetensors(const std::string& path) {
     h = json::parse(header);
   } catch (const json::parse_error& e) {
     c.fail_at(8 + (e.byte > 0 ? e.byte - 1 : 0), "the header is not valid JSON");
+  } catch (const json::exception&) {  // a number beyond the double range
+    c.fail_at(8, "the header holds a number beyond the double range");
   }
   if (!h.is_object()) c.fail_at(8, "the header must be a JSON object");
   if (h.size() > kMaxTensors) c.fail_at(8, fmt::format("{} entries; at most {} tensors per file are read", h.size(), kMaxTensors));

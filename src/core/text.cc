@@ -181,6 +181,23 @@ std::string escaped(std::string_view text, bool keep_newlines) {
 }  // namespace
 
 std::string printable(std::string_view text) { return escaped(text, false); }
+
+std::string valid_utf8(std::string_view text) {
+  if (find_invalid_utf8(text) == std::string::npos) return std::string(text);
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t bad = find_invalid_utf8(text.substr(i));
+    if (bad == std::string::npos) {
+      out.append(text.substr(i));
+      break;
+    }
+    out.append(text.substr(i, bad));
+    out += "\xEF\xBF\xBD";
+    i += bad + 1;
+  }
+  return out;
+}
 std::string printable_lines(std::string_view text) { return escaped(text, true); }
 
 }  // namespace qsel

@@ -280,7 +280,7 @@ void measure(const Checkpoint& c, CheckpointAnalysis& a) {
 
 CheckpointAnalysis analyze_checkpoint(const Graph& g, const Checkpoint& c) {
   CheckpointAnalysis a;
-  json gguf_meta = c.gguf ? json::parse(c.gguf->metadata.dump()) : json();
+  json gguf_meta = c.gguf ? json::parse(c.gguf->metadata.dump(-1, ' ', false, json::error_handler_t::replace)) : json();
   json unquantized;
   if (!c.gguf && c.quantization_config.is_null() && c.hf_quant_config.is_null() && !c.tensors.empty())
     unquantized = {{"dtype", dominant_dtype(c)}};

@@ -165,7 +165,12 @@ void sliding_window(const json& d, const Located& at, ModelSpec& m) {
 }  // namespace
 
 ModelSpec model_from_config(const std::string& path) {
-  std::string text = read_text_file(path, 16 << 20, "config.json");
+  return model_from_config_text(read_text_file(path, 16 << 20, "config.json"), path);
+}
+
+ModelSpec model_from_config_text(const std::string& text, const std::string& path) {
+  if (std::size_t bad = find_invalid_utf8(text); bad != std::string::npos)
+    throw UsageError(fmt::format("{}: byte {}: not valid UTF-8", path, bad));
   Located at{path, text};
   json d;
   try {
@@ -173,6 +178,9 @@ ModelSpec model_from_config(const std::string& path) {
   } catch (const json::parse_error& e) {
     std::string msg = e.what();
     throw UsageError(fmt::format("{}: invalid JSON: {}", at.where(e.byte > 0 ? e.byte - 1 : 0), msg.substr(msg.rfind(": ") + 2)));
+  } catch (const json::exception& e) {  // a number beyond the double range (out_of_range.406)
+    std::string msg = e.what();
+    throw UsageError(fmt::format("{}: invalid JSON: {}", path, msg.substr(msg.find("] ") + 2)));
   }
   if (!d.is_object()) throw UsageError(fmt::format("{}: expected a JSON object (a Hugging Face config.json)", path));
   std::string architecture;

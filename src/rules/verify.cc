@@ -207,10 +207,11 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   }
   // Check 3: the misleading notices, once each with the lines they appear on.
   std::vector<std::pair<const json*, std::vector<std::size_t>>> seen_notices;
-  for (const auto& [nt, hit] : s->notices) {
-    auto it = std::find_if(seen_notices.begin(), seen_notices.end(), [&](const auto& x) { return x.first == nt; });
-    if (it == seen_notices.end()) seen_notices.push_back({nt, {hit.line}});
-    else it->second.push_back(hit.line);
+  for (const auto& notice : s->notices) {
+    const json* nt = notice.first;
+    auto it = std::find_if(seen_notices.begin(), seen_notices.end(), [nt](const auto& x) { return x.first == nt; });
+    if (it == seen_notices.end()) seen_notices.push_back({nt, {notice.second.line}});
+    else it->second.push_back(notice.second.line);
   }
   for (const auto& [nt, lines] : seen_notices)
     checks.push_back(check("notice", verdict == "match" ? "pass" : "info",

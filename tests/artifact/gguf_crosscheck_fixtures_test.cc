@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <filesystem>
+
 #include "support/artifact_writer.h"
 #include "support/fixtures.h"
 
@@ -57,4 +59,11 @@ TEST_CASE("gguf crosscheck fixtures: a spread of types, metadata and alignments"
     w.tensor("e.f32", {7}, 0, 1, 4);
     write("types.gguf", w);
   }
+  // Safetensors headers for the fuzz seeds (scripts/fuzz.sh): an AWQ layer and an unknown dtype.
+  nlohmann::json awq = nlohmann::json::array(
+      {{{"name", "l.qweight"}, {"dtype", "I32"}, {"shape", {64, 8}}, {"bytes", 64 * 8 * 4}},
+       {{"name", "l.qzeros"}, {"dtype", "I32"}, {"shape", {2, 8}}, {"bytes", 2 * 8 * 4}},
+       {{"name", "l.scales"}, {"dtype", "F16"}, {"shape", {2, 64}}, {"bytes", 2 * 64 * 2}},
+       {{"name", "model.embed_tokens.weight"}, {"dtype", "BF16"}, {"shape", {100, 64}}, {"bytes", 100 * 64 * 2}}});
+  std::ofstream(std::filesystem::path(out) / "awq.safetensors", std::ios::binary) << qsel::test::safetensors_bytes(awq, {{"format", "pt"}});
 }

@@ -162,3 +162,18 @@ TEST_CASE("gguf: not a regular file", "[artifact][gguf]") {
   CHECK(error_of("/dev/null") == "/dev/null: not a regular file");
   CHECK(error_of((d.path() / "missing.gguf").string()).find("cannot open") != std::string::npos);
 }
+
+// Found by tests/fuzz/fuzz_gguf: strings that are not UTF-8 (keys, values, tensor
+// names) made the metadata unprintable as JSON. They are kept with U+FFFD.
+TEST_CASE("gguf: strings that are not UTF-8 are kept readable (fuzz regression)", "[artifact][gguf]") {
+  test::TempDir d;
+  test::GgufWriter w;
+  w.str("bad\xff" "key", "val\xfe" "ue");
+  w.tensor("t\xc3", {32}, 0, 1, 4);
+  GgufFile g = read_gguf(d.write("u.gguf", w.bytes()).string());
+  REQUIRE(g.metadata.size() == 1);
+  CHECK(g.metadata.begin().key() == "bad\xEF\xBF\xBDkey");
+  CHECK(g.metadata.begin().value() == "val\xEF\xBF\xBDue");
+  CHECK(g.tensors[0].name == "t\xEF\xBF\xBD");
+  CHECK_NOTHROW(g.metadata.dump());
+}

@@ -75,3 +75,10 @@ TEST_CASE("model_config: out-of-range and mistyped numbers are refused with the 
                     Catch::Contains("8 experts per token, but only 4 experts"));
   CHECK_NOTHROW(model_from_config(cfg("ok.json", ", \"head_dim\": 64.0")));  // an integral float is an integer
 }
+
+// Found by tests/fuzz/fuzz_config_json: a JSON number beyond the double range.
+TEST_CASE("model_config: a number beyond the double range is a usage error (fuzz regression)", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto f = dir.write("overflow.json", R"({"num_hidden_layers": 3e404})");
+  CHECK_THROWS_WITH(model_from_config(f.string()), f.string() + ": invalid JSON: number overflow parsing '3e404'");
+}

@@ -10,6 +10,9 @@ namespace qsel {
 // Byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
 std::size_t find_invalid_utf8(std::string_view text);
 
+// `text` with every byte that is not part of a valid UTF-8 sequence replaced by U+FFFD.
+std::string valid_utf8(std::string_view text);
+
 // Number of characters (code points) in a valid UTF-8 string.
 std::size_t utf8_length(std::string_view text);
 

@@ -64,6 +64,8 @@ ModelSpec model_from_size(const Graph& g, const std::string& size);
 ModelSpec model_from_record(const Record& r);
 // Throws UsageError naming the file, line and column of a problem.
 ModelSpec model_from_config(const std::string& path);
+// The same from the file's text (`path` names it in messages).
+ModelSpec model_from_config_text(const std::string& text, const std::string& path);
 // A GGUF file's shape from its metadata ({arch}.block_count …), parameters from its tensors.
 ModelSpec model_from_gguf(const GgufFile& g);
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness in tests/fuzz for SECONDS each (default 600),
+# seeded from data/, the YAML test suite (read in place when it is there),
+# examples/, the log fixtures and generated GGUF/safetensors files. Needs the
+# sanitizer build (scripts/sanitize.sh builds it). Crashes land in build-san/fuzz/<harness>/.
+#   scripts/fuzz.sh [SECONDS] [HARNESS…]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns)
+build=build-san
+[ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
+seeds="$build/fuzz/seeds"
+rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns}
+# Record files, each prefixed with its kind's index (the harness's first byte picks the kind).
+i=0
+for kind in formats accelerators targets kernels engines matrices benchmarks gotchas models techniques facts questions; do
+  for f in data/"$kind"/*.yaml; do
+    [ -f "$f" ] || continue
+    { printf "\\$(printf '%03o' "$i")"; cat "$f"; } > "$seeds/record_loader/$kind-$(basename "$f")"
+  done
+  i=$((i + 1))
+done
+suite="${QSEL_YAML_TEST_SUITE:-../shared/third_party/yaml-test-suite}"
+if [ -d "$suite" ]; then
+  n=0
+  while IFS= read -r -d '' f; do
+    { printf '\000'; cat "$f"; } > "$seeds/record_loader/suite-$n.yaml"; n=$((n + 1))
+  done < <(find "$suite" -name 'in.yaml' -print0 | head -z -n 400)
+fi
+cp examples/*/config.json "$seeds/config_json/" 2>/dev/null || true
+for f in examples/*/config.json; do [ -f "$f" ] && cp "$f" "$seeds/config_json/$(basename "$(dirname "$f")").json"; done
+QSEL_CROSSCHECK_OUT="$seeds/generated" "$build/tests/qsel_tests" "[.crosscheck]" >/dev/null
+cp "$seeds"/generated/*.gguf "$seeds/gguf/"
+cp "$seeds"/generated/*.safetensors "$seeds/safetensors/"
+cp tests/fixtures/logs/*.log "$seeds/log_patterns/"
+status=0
+for h in "${harnesses[@]}"; do
+  work="$build/fuzz/$h"
+  mkdir -p "$work/corpus"
+  echo "fuzz: $h for ${seconds}s"
+  if ! (cd "$work" && "../../tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+          -print_final_stats=1 corpus "../seeds/$h" > log.txt 2>&1); then
+    echo "fuzz: $h FAILED — see $work/log.txt"; tail -30 "$work/log.txt"; status=1
+  fi
+  grep -E "stat::number_of_executed_units|cov: |stat::peak_rss_mb" "$work/log.txt" | tail -3
+done
+exit $status

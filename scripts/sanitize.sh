@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+# (clang), and a short run of every fuzz harness. scripts/test.sh calls it.
+#   scripts/sanitize.sh [FUZZ_SECONDS_PER_HARNESS]   (default 15)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v clang++ >/dev/null || { echo "sanitize: clang++ not found (scripts/bootstrap.sh installs it)"; exit 1; }
+CC=clang CXX=clang++ cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQSEL_SANITIZE=ON -DQSEL_FUZZ=ON >/dev/null
+cmake --build build-san --parallel "$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-san --output-on-failure --parallel "$(nproc)"
+./scripts/fuzz.sh "${1:-15}"

@@ -1,0 +1,32 @@
+// libFuzzer harness: a GGUF header, then its analysis and the model it
+// describes, exactly as `qsel inspect` reads a file. The input is written to a
+// per-process file because the reader reads files (headers only, bounded).
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "qsel/artifact/checkpoint.h"
+#include "qsel/core/errors.h"
+#include "qsel/graph/graph.h"
+#include "qsel/loader/corpus_blob.h"
+#include "qsel/rules/checkpoint_format.h"
+#include "qsel/rules/model_checkpoint.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const qsel::Graph graph(qsel::embedded().corpus);
+  static const std::string path = "/tmp/qsel-fuzz-" + std::to_string(getpid()) + ".gguf";
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  try {
+    qsel::Checkpoint c = qsel::read_checkpoint(path);
+    qsel::CheckpointAnalysis a = qsel::analyze_checkpoint(graph, c);
+    qsel::model_from_checkpoint(c, a);
+  } catch (const qsel::UsageError&) {
+  }
+  return 0;
+}
