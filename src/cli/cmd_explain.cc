@@ -12,6 +12,7 @@
 #include "qsel/core/text.h"
 #include "qsel/lint/registry.h"
 #include "qsel/report/advice_report.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/rules/checkpoint_format.h"
 #include "qsel/rules/explain.h"
 #include "qsel/rules/rules.h"
@@ -95,6 +96,7 @@ ojson explain(Context& ctx, const ExplainArgs& a) {
   if (const RuleInfo* lint = find_rule(a.topic); lint && !g.resolve(a.topic)) {
     ojson j = {{"topic", std::string(lint->code)}, {"kind", "lint-rule"}, {"text", render_rule_doc(*lint, ctx.style())}};
     j["rule"] = rule_doc_json(*lint);
+    j["rule"]["url"] = lint_doc_url(lint->code);
     return j;
   }
   Resolution r = g.resolve(a.topic);
@@ -119,7 +121,7 @@ Runner setup_explain(CLI::App& sub, Context& ctx) {
     require_format(ctx, "explain", {"text", "json"});
     for (auto& e : a->engines) e = resolve_engine(ctx.graph(), e).id;
     ojson j = explain(ctx, *a);
-    if (ctx.json()) ctx.print_json(j);
+    if (ctx.json()) ctx.print_json(versioned(j));
     else *ctx.out << render_explain_text(terminal_safe(j, true), ctx.style());
     return 0;
   };

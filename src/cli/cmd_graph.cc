@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 #include "qsel/cli/context.h"
 #include "qsel/report/browse_report.h"
@@ -115,7 +116,7 @@ json graph_json(const Graph& g, const Options& o) {
 }
 
 void print(Context& ctx, const json& result) {
-  if (ctx.json()) return ctx.print_json(result);
+  if (ctx.json()) return ctx.print_json(versioned(result));
   if (ctx.format == "dot") *ctx.out << render_graph_dot(result);
   else if (ctx.format == "mermaid") *ctx.out << render_graph_mermaid(result);
   else *ctx.out << render_graph_text(terminal_safe(result), ctx.style());

@@ -12,6 +12,7 @@
 #include "qsel/rules/rules.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/text.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 
 namespace qsel {
@@ -254,7 +255,7 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
     for (const auto& spec : filter_specs())
       if (!((*filters).*spec.value).empty()) check_applies(spec, k);
     json result = k ? filtered(ctx, *k, *filters) : list_kinds(ctx.graph());
-    if (ctx.json()) ctx.print_json(result);
+    if (ctx.json()) ctx.print_json(versioned(result));
     else if (ctx.format == "markdown") *ctx.out << render_list_markdown(terminal_safe(result));
     else *ctx.out << render_list(terminal_safe(result), ctx.style());
     return 0;

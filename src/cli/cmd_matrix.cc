@@ -7,6 +7,7 @@
 
 #include "browse_args.h"
 #include "commands.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 #include "qsel/graph/selector.h"
 #include "qsel/report/browse_report.h"
@@ -228,7 +229,7 @@ json build(Context& ctx, const Options& o) {
 }
 
 void print(Context& ctx, const json& result) {
-  if (ctx.json()) return ctx.print_json(result);
+  if (ctx.json()) return ctx.print_json(versioned(result));
   if (ctx.format == "csv" && result.contains("grids"))
     throw UsageError("--format csv writes one grid; choose the matrix with --engine");
   if (ctx.format == "csv") *ctx.out << render_matrix_csv(terminal_safe(result));

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 
 namespace qsel {
@@ -93,7 +94,7 @@ Runner setup_show(CLI::App& sub, Context& ctx) {
     Resolution res = g.resolve(*id);
     if (!res) throw_unknown("record", *id, res);
     json result = show_json(g, *res.record, *id, res);
-    if (ctx.json()) ctx.print_json(result);
+    if (ctx.json()) ctx.print_json(versioned(result));
     else *ctx.out << render_show(terminal_safe(result, true), ctx.style());
     return 0;
   };

@@ -9,6 +9,7 @@
 #include "gpu_arg.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/cli/context.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/verify_report.h"
 #include "qsel/rules/checkpoint_format.h"
 #include "qsel/rules/verify.h"
@@ -60,7 +61,7 @@ Runner setup_verify(CLI::App& sub, Context& ctx) {
       r.format_source = "--quant " + f.record->id;
     }
     auto result = verify_log(g, r);
-    if (ctx.json()) ctx.print_json(result);
+    if (ctx.json()) ctx.print_json(versioned(result));
     else *ctx.out << render_verify_text(result, ctx.style());
     return result["verdict"] == "match" ? 0 : 1;
   };

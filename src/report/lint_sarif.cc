@@ -1,10 +1,14 @@
 // SARIF 2.1.0 as GitHub code scanning reads it: rules with descriptions and help,
-// results with repository-relative artifact URIs under %SRCROOT%.
+// results with repository-relative artifact URIs under %SRCROOT% and a
+// fingerprint that survives edits above the finding.
 #include <cctype>
+#include <cstdint>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "qsel/lint/registry.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/lint_report.h"
 
 namespace qsel {
@@ -28,7 +32,7 @@ const char* level(Severity s) { return s == Severity::Error ? "error" : "warning
 ojson rule_descriptor(const RuleInfo& r) {
   std::string help = fmt::format("{}\n\nHow to fix: {}", r.doc.what, r.doc.fix);
   return {{"id", r.code}, {"name", r.name}, {"shortDescription", {{"text", r.summary}}},
-          {"fullDescription", {{"text", r.doc.what}}},
+          {"fullDescription", {{"text", r.doc.what}}}, {"helpUri", lint_doc_url(r.code)},
           {"help", {{"text", help}, {"markdown", render_rule_markdown(r)}}},
           {"defaultConfiguration", {{"level", level(r.severity)}}},
           {"properties", {{"tags", {"qsel", r.fixable ? "fixable" : "manual"}}}}};
@@ -41,11 +45,37 @@ std::size_t rule_index(std::string_view code) {
   return 0;
 }
 
-ojson result(const Finding& f, const fs::path& root) {
-  ojson physical = {{"artifactLocation", {{"uri", uri_encode(root_relative(f.file, root))}, {"uriBaseId", "%SRCROOT%"}}}};
-  if (f.mark.known()) physical["region"] = {{"startLine", f.mark.line}, {"startColumn", f.mark.column}};
+// 64-bit FNV-1a: fixed by its definition, so a fingerprint means the same on every
+// platform and in every release.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// What identifies a finding across commits: its code, its file relative to the
+// root, its record and its message; never its line, so an edit above it keeps it
+// the same result. `nth` (0 for the first) tells apart identical findings.
+std::string finding_hash(const Finding& f, const std::string& relative, std::size_t nth) {
+  std::string key = f.code + '\x1f' + relative + '\x1f' + f.record + '\x1f' + f.message;
+  if (nth > 0) key += '\x1f' + std::to_string(nth);
+  return fmt::format("{:016x}", fnv1a(key));
+}
+
+ojson result(const Finding& f, const fs::path& root, std::map<std::string, std::size_t>& seen) {
+  std::string relative = root_relative(f.file, root);
+  ojson physical = {{"artifactLocation", {{"uri", uri_encode(relative)}, {"uriBaseId", "%SRCROOT%"}}}};
+  if (f.mark.known()) {
+    physical["region"] = {{"startLine", f.mark.line}};
+    if (f.mark.column > 0) physical["region"]["startColumn"] = f.mark.column;
+  }
+  std::string hash = finding_hash(f, relative, seen[finding_hash(f, relative, 0)]++);
   ojson res = {{"ruleId", f.code}, {"ruleIndex", rule_index(f.code)}, {"level", level(f.severity)},
-               {"message", {{"text", f.message}}}, {"locations", {{{"physicalLocation", physical}}}}};
+               {"message", {{"text", f.message}}}, {"locations", {{{"physicalLocation", physical}}}},
+               {"partialFingerprints", {{"qselFindingHash/v1", hash}}}};
   if (!f.record.empty()) res["properties"] = {{"record", f.record}};
   return res;
 }
@@ -56,7 +86,8 @@ ojson lint_sarif(const LintReport& report, const fs::path& root, std::string_vie
   ojson rule_list = ojson::array();
   for (const RuleInfo& r : rules()) rule_list.push_back(rule_descriptor(r));
   ojson results = ojson::array();
-  for (const Finding& f : report.findings) results.push_back(result(f, root));
+  std::map<std::string, std::size_t> seen;
+  for (const Finding& f : report.findings) results.push_back(result(f, root, seen));
   std::string root_uri = "file://" + uri_encode(fs::absolute(root).lexically_normal().generic_string());
   if (root_uri.back() != '/') root_uri += '/';
   ojson driver = {{"name", "qsel"}, {"version", version}, {"semanticVersion", version}, {"rules", rule_list}};

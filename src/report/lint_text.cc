@@ -44,10 +44,4 @@ std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& 
   return t.render();
 }
 
-nlohmann::ordered_json rules_json(const std::vector<RuleInfo>& rules) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const RuleInfo& r : rules) list.push_back(rule_doc_json(r));
-  return {{"rules", list}};
-}
-
 }  // namespace qsel

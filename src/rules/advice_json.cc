@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "qsel/report/json_contract.h"
+
 namespace qsel {
 
 using ojson = nlohmann::ordered_json;
@@ -91,6 +93,7 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
 ojson recommend_json(const Deliberation& d) {
   const Query& q = d.query;
   ojson j;
+  j["schema_version"] = kOutputSchemaVersion;
   j["accelerator"] = accelerator_json(q);
   j["model"] = model_json(*q.model);
   j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},

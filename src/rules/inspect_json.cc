@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "qsel/report/json_contract.h"
+
 namespace qsel {
 namespace {
 
@@ -23,6 +25,7 @@ ojson model_json(const ModelSpec& m) {
 
 ojson inspect_json(const Checkpoint& c, const CheckpointAnalysis& a, const ModelSpec* model, const std::string& model_error) {
   ojson j;
+  j["schema_version"] = kOutputSchemaVersion;
   j["path"] = c.path;
   j["kind"] = c.kind;
   j["read"] = c.read;

@@ -19,11 +19,14 @@ std::string render_lint_text(const LintReport& report, const Style& style);
 // "0 errors, 5 warnings in 290 records (290 files)".
 std::string lint_summary_line(const LintReport& report);
 
-// {"findings": [{code, name, severity, file, line, column, record, message}], "summary": {errors, warnings, files, records}}.
+// {"schema_version": 1, "findings": [{code, name, severity, file, line, column, record, message, fixable, url}],
+//  "summary": {errors, warnings, files, records}} (schemas/output/lint.schema.json); line and column are
+// null when unknown, fixable says whether --fix has a safe fix, url is the code's docs/lint page.
 nlohmann::ordered_json lint_json(const LintReport& report);
 
-// A SARIF 2.1.0 log with every rule and one result per finding. Artifact URIs
-// are relative to `root` (uriBaseId %SRCROOT%).
+// A SARIF 2.1.0 log with every rule (helpUri: its docs/lint page) and one result
+// per finding. Artifact URIs are relative to `root` (uriBaseId %SRCROOT%); each
+// result's partialFingerprints hash code, relative file, record and message, not lines.
 nlohmann::ordered_json lint_sarif(const LintReport& report, const std::filesystem::path& root, std::string_view version);
 
 // `::error file=F,line=L,col=C,title=T::message` per finding, then the summary line.
@@ -38,6 +41,7 @@ std::filesystem::path repository_root(const std::filesystem::path& start);
 std::string root_relative(const std::string& file, const std::filesystem::path& root);
 
 std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& style);
+// {"schema_version": 1, "rules": [rule_doc_json + url]} (schemas/output/lint-rules.schema.json).
 nlohmann::ordered_json rules_json(const std::vector<RuleInfo>& rules);
 
 }  // namespace qsel

@@ -1,4 +1,5 @@
-// The JSON contract of recommend (DESIGN.md §5), built from a Deliberation.
+// The JSON contract of recommend (schemas/output/recommend.schema.json), built
+// from a Deliberation; the document starts with schema_version.
 #pragma once
 #include <nlohmann/json.hpp>
 
