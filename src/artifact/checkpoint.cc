@@ -1,10 +1,16 @@
 #include "qsel/artifact/checkpoint.h"
 
+#include <chrono>
+
+#include "qsel/core/timing.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include "qsel/artifact/binary_file.h"
 #include "qsel/artifact/safetensors.h"
@@ -169,7 +175,9 @@ bool looks_like_checkpoint(const std::string& path) {
   return !path.empty() && fs::exists(path, ec);
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
+namespace {
+
+Checkpoint read_any(const std::string& path) {
   std::error_code ec;
   fs::path p(path);
   if (fs::is_directory(p, ec)) return read_folder(p);
@@ -198,6 +206,16 @@ Checkpoint read_checkpoint(const std::string& path) {
   find_quantization_config(p.parent_path().empty() ? fs::path(".") : p.parent_path(), c);
   if (c.quantization_config_file != c.config_file && !c.quantization_config.is_null())
     c.notes.push_back(fmt::format("quantization config read from {}", c.quantization_config_file));
+  return c;
+}
+
+}  // namespace
+
+Checkpoint read_checkpoint(const std::string& path) {
+  auto started = std::chrono::steady_clock::now();
+  Checkpoint c = read_any(path);
+  spdlog::info("inspect: {} read as {} in {} ms: {} tensor(s) from {}", path, c.kind, elapsed_ms(started), c.tensors.size(),
+               c.read.empty() ? std::string("no file") : fmt::format("{}", fmt::join(c.read, ", ")));
   return c;
 }
 

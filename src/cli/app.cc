@@ -1,6 +1,7 @@
 #include "qsel/cli/app.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -11,12 +12,14 @@
 
 #include "qsel/cli/context.h"
 #include "qsel/core/text.h"
+#include "qsel/core/timing.h"
+#include "qsel/core/version.h"
+#include "commands.h"
 
 namespace qsel {
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
 
 void setup_logging(std::ostream& err, int verbosity) {
   auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);
@@ -37,7 +40,7 @@ std::vector<std::string> command_names() {
 std::string first_word(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
-    if (a == "--data" || a == "--format") { ++i; continue; }
+    if (a == "--data" || a == "--format" || a == "--color") { ++i; continue; }
     if (!a.empty() && a[0] != '-') return a;
   }
   return "";
@@ -111,8 +114,63 @@ std::string version_line(Context& ctx) {
     auto n = g.of_kind(k.kind).size();
     if (n) counts.push_back(fmt::format("{} {}", n, n == 1 ? k.name : k.plural));
   }
-  return fmt::format("qsel {} (corpus {}: {}; sha256:{})", kVersion, g.corpus().origin, fmt::join(counts, ", "),
+  return fmt::format("qsel {} (corpus {}: {}; sha256:{})", kQselVersion, g.corpus().origin, fmt::join(counts, ", "),
                      g.corpus().digest.substr(0, 12));
+}
+
+const Command* find_command_for(const CLI::App* sub) { return sub ? find_command(sub->get_name()) : nullptr; }
+
+std::string global_options_help(const Command* c) {
+  std::string formats = "text, json";
+  if (c) {
+    formats.clear();
+    for (std::size_t i = 0; i < c->formats.size(); ++i)
+      formats += fmt::format("{}{}{}", i ? ", " : "", c->formats[i], i == 0 ? " (default)" : "");
+  }
+  return fmt::format(
+      "Global options (before or after the command):\n"
+      "  --format FORMAT             {}\n"
+      "  --data DIR                  Corpus folder to use instead of the embedded one (also QSEL_DATA)\n"
+      "  --color WHEN                auto (default), always or never; auto honours NO_COLOR, FORCE_COLOR, TERM=dumb\n"
+      "  -v, --verbose               Log to stderr what was read and why rules excluded or ranked what they did,\n"
+      "                              with timings (-vv: every candidate and exclusion)\n"
+      "  -q, --quiet                 Only the requested output on stdout and errors on stderr\n",
+      formats);
+}
+
+std::string command_footer(const Command& c) {
+  std::string text = "\n" + global_options_help(&c) + "\nExit codes:\n  0  success\n";
+  if (c.exit_one) text += fmt::format("  1  {}\n", c.exit_one);
+  text += "  2  usage or input error: one line naming the file, line and column, and what was expected\n\nExamples:\n";
+  for (const char* e : c.examples) text += fmt::format("  {}\n", e);
+  return text;
+}
+
+void build_cli(CLI::App& app, Context& ctx, std::vector<std::pair<CLI::App*, Runner>>& runners, bool& version) {
+  app.fallthrough();
+  app.require_subcommand(0, 1);
+  app.add_flag("--version", version, "Print the version and the corpus it carries");
+  app.add_option("--data", ctx.data_dir, "Corpus directory to use instead of the embedded one (also QSEL_DATA)")->type_name("DIR");
+  app.add_option("--format", ctx.format, "Output format: text, json (lint: sarif, github; recommend, list: markdown; matrix: csv, "
+                                         "markdown; graph: dot, mermaid)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid"}));
+  app.add_option("--color", ctx.color, "Colour: auto (a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR forces it), always, never")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag_function("--no-color", [&](std::int64_t) { ctx.color = "never"; }, "Same as --color never");
+  app.add_flag_function("-v,--verbose", [&](std::int64_t n) { ctx.verbosity += static_cast<int>(n); },
+                        "Log what was read and why on stderr, with timings (-vv: more)");
+  app.add_flag_function("-q,--quiet", [&](std::int64_t n) { ctx.verbosity -= static_cast<int>(n); },
+                        "Only the requested output and errors");
+  app.footer("\nExit codes: 0 success, 1 findings or no viable answer (see each command's --help), 2 usage or input error.\n"
+             "Run `qsel COMMAND --help` for a command's options, formats and examples; `qsel man` prints the manual.");
+  for (const auto& c : commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    sub->footer(command_footer(c));
+    if (c.hidden) sub->group("");
+    runners.emplace_back(sub, c.setup(*sub, ctx));
+  }
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -122,22 +180,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (const char* d = std::getenv("QSEL_DATA"); d && *d) ctx.data_dir = d;
 
   CLI::App app{"qsel — quantization advisor and record linter for LLM deployment", "qsel"};
-  app.fallthrough();
-  app.require_subcommand(0, 1);
-  bool version = false;
-  app.add_flag("--version", version, "Print the version and the corpus it carries");
-  app.add_option("--data", ctx.data_dir, "Corpus directory to use instead of the embedded one (also QSEL_DATA)");
-  app.add_option("--format", ctx.format, "Output format: text, json (lint: sarif, github; recommend: markdown)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid"}));
-  app.add_flag_function("-v,--verbose", [&](std::int64_t n) { ctx.verbosity += static_cast<int>(n); }, "More log output on stderr (repeatable)");
-  app.add_flag_function("-q,--quiet", [&](std::int64_t n) { ctx.verbosity -= static_cast<int>(n); }, "Only errors on stderr");
-  app.add_flag("--no-color", ctx.no_color, "No colour (also NO_COLOR)");
-
   std::vector<std::pair<CLI::App*, Runner>> runners;
-  for (const auto& c : commands()) {
-    CLI::App* sub = app.add_subcommand(c.name, c.summary);
-    runners.emplace_back(sub, c.setup(*sub, ctx));
-  }
+  bool version = false;
+  build_cli(app, ctx, runners, version);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -152,7 +197,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       return 0;
     }
     for (auto& [sub, runner] : runners)
-      if (sub->parsed()) return runner();
+      if (sub->parsed()) {
+        auto started = std::chrono::steady_clock::now();
+        int code = runner();
+        spdlog::info("{} finished in {} ms, exit {}", sub->get_name(), elapsed_ms(started), code);
+        return code;
+      }
     err << app.help();
     err << "qsel: error: a command is required\n";
     return 2;

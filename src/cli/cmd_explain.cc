@@ -118,7 +118,7 @@ Runner setup_explain(CLI::App& sub, Context& ctx) {
   sub.add_option("--on", a->on, "For a format: a target (sm120), a part (h100, \"RTX 3090\"), a family (blackwell), or auto (this machine's GPU)");
   sub.add_option("--engine", a->engines, "Restrict to an engine (repeatable)")->delimiter(',');
   return [a, &ctx]() {
-    require_format(ctx, "explain", {"text", "json"});
+    require_format(ctx, "explain");
     for (auto& e : a->engines) e = resolve_engine(ctx.graph(), e).id;
     ojson j = explain(ctx, *a);
     if (ctx.json()) ctx.print_json(versioned(j));

@@ -129,7 +129,7 @@ Runner setup_graph(CLI::App& sub, Context& ctx) {
   sub.add_option("--around", o->around, "Only the records within --depth hops of this id or alias (edges followed both ways)");
   CLI::Option* depth = sub.add_option("--depth", o->depth, "Hops from --around (default 1)");
   return [o, depth, &ctx]() {
-    require_format(ctx, "graph", {"text", "json", "dot", "mermaid"});
+    require_format(ctx, "graph");
     if (depth->count() && o->around.empty()) throw UsageError("--depth needs --around ID");
     if (o->depth < 0) throw UsageError(fmt::format("--depth must be 0 or more, got {}", o->depth));
     print(ctx, graph_json(ctx.graph(), *o));

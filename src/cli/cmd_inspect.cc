@@ -20,7 +20,7 @@ Runner setup_inspect(CLI::App& sub, Context& ctx) {
   sub.add_option("path", *path, "A checkpoint folder (config.json, *.safetensors), a config.json or a .gguf file")->required();
   sub.add_flag("--tensors", *tensors, "Also list every tensor (name, dtype, shape, bytes) in the JSON output");
   return [path, tensors, &ctx]() {
-    require_format(ctx, "inspect", {"text", "json"});
+    require_format(ctx, "inspect");
     Checkpoint c = read_checkpoint(*path);
     CheckpointAnalysis a = analyze_checkpoint(ctx.graph(), c);
     std::optional<ModelSpec> model;

@@ -1,12 +1,17 @@
 // qsel lint [PATH…]: the CI gate for a record corpus.
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/core/text_file.h"
+#include "qsel/core/version.h"
 #include "qsel/lint/config.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/registry.h"
@@ -16,12 +21,11 @@ namespace qsel {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr const char* kToolVersion = "0.1.0";  // matches `qsel --version` (tested)
 
 struct LintArgs {
   std::vector<std::string> paths, select, ignore;
-  std::string config, baseline, write_baseline;
-  bool strict = false, fix = false, diff = false, list_rules = false;
+  std::string config, baseline, write_baseline, output_file;
+  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false;
 };
 
 // No path: the corpus named by --data / QSEL_DATA, else ./data.
@@ -35,6 +39,7 @@ std::vector<std::string> default_paths(const Context& ctx) {
 LintSettings settings_for(const LintArgs& a, const std::vector<std::string>& paths) {
   std::optional<fs::path> file = a.config.empty() ? find_config(paths.front()) : std::optional<fs::path>(a.config);
   LintSettings s = file ? read_config(*file) : LintSettings{};
+  spdlog::info("lint: config {}", file ? file->string() : std::string("none found"));
   if (!a.select.empty()) s.select = parse_rule_list(a.select);
   for (const auto& code : parse_rule_list(a.ignore)) s.ignore.push_back(code);
   s.strict = s.strict || a.strict;
@@ -59,36 +64,56 @@ int list_rules(Context& ctx) {
   return 0;
 }
 
-void print_report(const LintReport& report, Context& ctx) {
+// The report in the chosen format: to stdout, or atomically to --output-file.
+void print_report(const LintReport& report, const LintArgs& a, Context& ctx) {
   fs::path root = repository_root(fs::current_path());
+  std::ostringstream text;
+  std::ostream* saved = ctx.out;
+  if (!a.output_file.empty()) ctx.out = &text;
   if (ctx.format == "json") ctx.print_json(lint_json(report));
-  else if (ctx.format == "sarif") ctx.print_json(lint_sarif(report, root, kToolVersion));
+  else if (ctx.format == "sarif") ctx.print_json(lint_sarif(report, root, kQselVersion));
   else if (ctx.format == "github") *ctx.out << render_lint_github(report, root);
   else *ctx.out << render_lint_text(report, ctx.style());
+  ctx.out = saved;
+  if (a.output_file.empty()) return;
+  write_file_atomic(a.output_file, text.str());
+  ctx.note(fmt::format("wrote {} finding(s) as {} to {}", report.findings.size(), ctx.format, a.output_file));
 }
 
-int finish(const LintRequest& req, const LintReport& report, Context& ctx) {
+int finish(const LintRequest& req, const LintReport& report, const LintArgs& a, Context& ctx) {
+  spdlog::info("lint: {} file(s), {} record(s); {} error(s), {} warning(s), {} baselined", report.files, report.records,
+               report.errors(), report.warnings(), report.baselined);
   if (!req.write_baseline.empty()) {
-    *ctx.err << fmt::format("qsel: wrote {} finding(s) to {}\n", report.findings.size(), req.write_baseline);
+    ctx.note(fmt::format("wrote {} finding(s) to {}", report.findings.size(), req.write_baseline));
     return 0;
   }
   if (req.diff) {
     *ctx.out << report.diff;
-    *ctx.err << fmt::format("qsel: --fix would apply {} fix(es) in {} file(s)\n", report.fixed, report.fixed_files);
-    return report.fixed > 0 ? 1 : 0;
+    ctx.note(fmt::format("--fix would apply {} fix(es) in {} file(s)", report.fixed, report.fixed_files));
+    return report.fixed > 0 && !a.exit_zero ? 1 : 0;
   }
-  if (req.fix) *ctx.err << fmt::format("qsel: fixed {} finding(s) in {} file(s)\n", report.fixed, report.fixed_files);
-  print_report(report, ctx);
-  return lint_exit_code(report, req.settings.strict);
+  if (req.fix) ctx.note(fmt::format("fixed {} finding(s) in {} file(s)", report.fixed, report.fixed_files));
+  print_report(report, a, ctx);
+  int code = lint_exit_code(report, req.settings.strict);
+  if (code == 1 && a.exit_zero) spdlog::info("lint: findings, but --exit-zero: exit 0");
+  return a.exit_zero ? 0 : code;
 }
 
 int run_command(const LintArgs& a, Context& ctx) {
-  require_format(ctx, "lint", {"text", "json", "sarif", "github"});
+  require_format(ctx, "lint");
   if (a.list_rules) return list_rules(ctx);
   try {
     LintRequest req = request_for(a, ctx);
+    if (!a.output_file.empty() && (req.diff || !req.write_baseline.empty()))
+      throw UsageError("--output-file takes the report; it does not combine with --diff or --write-baseline");
+    spdlog::info("lint: paths {}; baseline {}", fmt::join(req.paths, ", "), req.baseline.empty() ? "none" : req.baseline);
+    std::size_t on = 0;
+    for (const auto& r : rules()) on += req.settings.rule_enabled(std::string(r.code)) ? 1 : 0;
+    spdlog::info("lint: {} of {} rules enabled{}", on, rules().size(), req.settings.strict ? ", strict" : "");
+    for (const auto& r : rules())
+      if (!req.settings.rule_enabled(std::string(r.code))) spdlog::debug("lint: {} {} is off (--select/--ignore or config)", r.code, r.name);
     SchemaSet schemas(ctx.schemas());
-    return finish(req, run_lint(req, schemas), ctx);
+    return finish(req, run_lint(req, schemas), a, ctx);
   } catch (const LintInputError& e) {
     throw UsageError(e.what());
   }
@@ -109,6 +134,9 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_option("--write-baseline", a->write_baseline, "Record the current findings in this baseline file and exit 0");
   sub.add_flag("--fix", a->fix, "Apply the safe mechanical fixes in place, then lint again");
   sub.add_flag("--diff", a->diff, "Show the unified diff --fix would apply; change nothing");
+  sub.add_option("--output-file,-o", a->output_file, "Write the report to this file (atomically) instead of stdout")
+      ->type_name("FILE");
+  sub.add_flag("--exit-zero", a->exit_zero, "Exit 0 even when there are findings (2 still means bad input)");
   sub.add_flag("--list-rules", a->list_rules, "List every rule (with --format json: the registry with its docs)");
   return [a, &ctx]() { return run_command(*a, ctx); };
 }

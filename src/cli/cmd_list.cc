@@ -250,7 +250,7 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
   auto filters = std::make_shared<Filters>();
   for (const auto& spec : filter_specs()) sub.add_option(spec.flag, (*filters).*spec.value, spec.help);
   return [kind, filters, &ctx]() {
-    require_format(ctx, "list", {"text", "json", "markdown"});
+    require_format(ctx, "list");
     std::optional<Kind> k = kind_arg(*kind);
     for (const auto& spec : filter_specs())
       if (!((*filters).*spec.value).empty()) check_applies(spec, k);

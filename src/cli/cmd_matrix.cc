@@ -246,7 +246,7 @@ Runner setup_matrix(CLI::App& sub, Context& ctx) {
   sub.add_flag("--derived", o->derived, "Formats x parts derived from the format records' native_support/emulated_support");
   sub.add_option("--vendor", o->vendor, "With --derived: only this vendor's parts (nvidia, amd, intel, apple, …)");
   return [o, &ctx]() {
-    require_format(ctx, "matrix", {"text", "json", "csv", "markdown"});
+    require_format(ctx, "matrix");
     check_options(*o);
     print(ctx, build(ctx, *o));
     return 0;

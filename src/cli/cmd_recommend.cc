@@ -1,6 +1,7 @@
 // qsel recommend: the seven rules over one GPU and one model, ranked and cited.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "browse_args.h"
 #include "gpu_arg.h"
@@ -147,9 +148,13 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<RecommendArgs>();
   add_options(sub, *args);
   return [args, &ctx]() {
-    require_format(ctx, "recommend", {"text", "json", "markdown"});
+    require_format(ctx, "recommend");
     const Graph& g = ctx.graph();
     Query q = query_of(g, *args);
+    spdlog::info("model: {} ({}); {:.1f}B parameters, {:.1f}B active", q.model->description, q.model->origin,
+                 q.model->params_b, q.model->active_params_b);
+    spdlog::info("query: {} x{} ({}), context {}, batch {}, objective {}", q.accelerator ? q.accelerator->id : "?", q.count,
+                 q.target ? q.target->id : "?", q.context, q.batch, q.objective);
     Deliberation d = deliberate(g, q);
     auto result = recommend_json(d);
     std::size_t top = args->all ? d.candidates.size() : static_cast<std::size_t>(args->top);

@@ -89,7 +89,7 @@ Runner setup_show(CLI::App& sub, Context& ctx) {
   auto id = std::make_shared<std::string>();
   sub.add_option("id", *id, "Record id or alias (h100, \"H100 SXM\", q4_k_m)")->required();
   return [id, &ctx]() {
-    require_format(ctx, "show", {"text", "json"});
+    require_format(ctx, "show");
     const Graph& g = ctx.graph();
     Resolution res = g.resolve(*id);
     if (!res) throw_unknown("record", *id, res);

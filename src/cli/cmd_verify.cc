@@ -33,7 +33,7 @@ Runner setup_verify(CLI::App& sub, Context& ctx) {
   sub.add_option("--engine", a->engine, "The engine (vllm, sglang, trtllm, llama-cpp …); default: detected from the log");
   sub.add_option("--flag", a->flags, "A serving fact, KEY[=VALUE] (checkpoint=w4a16)");
   return [a, &ctx]() {
-    require_format(ctx, "verify", {"text", "json"});
+    require_format(ctx, "verify");
     const Graph& g = ctx.graph();
     if (!a->model.empty() && !a->format.empty()) throw UsageError("give one of --model and --quant");
     VerifyRequest r;

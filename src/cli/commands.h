@@ -13,8 +13,11 @@ Runner setup_verify(CLI::App& sub, Context& ctx);
 Runner setup_lint(CLI::App& sub, Context& ctx);
 Runner setup_matrix(CLI::App& sub, Context& ctx);
 Runner setup_graph(CLI::App& sub, Context& ctx);
+Runner setup_completion(CLI::App& sub, Context& ctx);
+Runner setup_man(CLI::App& sub, Context& ctx);
 
-// Fails with a usage error when the command does not speak the chosen --format.
-void require_format(const Context& ctx, const char* command, std::initializer_list<const char*> supported);
+// Fails with a usage error when the command does not speak the chosen --format
+// (the formats are the command's row in the table).
+void require_format(const Context& ctx, const char* command);
 
 }  // namespace qsel

@@ -1,5 +1,8 @@
 #include "qsel/lint/linter.h"
 
+#include "qsel/core/errors.h"
+#include "qsel/core/text_file.h"
+
 #include <algorithm>
 #include <fstream>
 
@@ -34,9 +37,11 @@ void apply_baseline(LintReport& report, const std::string& file) {
 }
 
 void write_baseline(const LintReport& report, const std::string& file) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << baseline_text(report.findings, file);
-  if (!out) throw LintInputError(fmt::format("{}: cannot write baseline file", file));
+  try {
+    write_file_atomic(file, baseline_text(report.findings, file));
+  } catch (const UsageError& e) {
+    throw LintInputError(fmt::format("{} (writing the baseline)", e.what()));
+  }
 }
 
 std::string diff_of(const std::vector<FileEdit>& edits) {

@@ -3,16 +3,23 @@
 #include <algorithm>
 #include <unistd.h>
 #include <cstdlib>
+#include <string>
 
 #include "qsel/report/style.h"
 
 namespace qsel {
 
-bool want_color(int fd, bool no_color_flag) {
-  if (no_color_flag) return false;
-  const char* nc = std::getenv("NO_COLOR");
-  if (nc && *nc) return false;
-  return isatty(fd) != 0;
+bool want_color(const std::string& mode, bool is_tty, const char* no_color, const char* force_color, const char* term) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  if (no_color && *no_color) return false;
+  if (force_color && *force_color && std::string(force_color) != "0") return true;
+  if (term && std::string(term) == "dumb") return false;
+  return is_tty;
+}
+
+bool want_color(const std::string& mode, int fd) {
+  return want_color(mode, isatty(fd) != 0, std::getenv("NO_COLOR"), std::getenv("FORCE_COLOR"), std::getenv("TERM"));
 }
 
 std::size_t visible_width(const std::string& s) {

@@ -1,8 +1,11 @@
 // The rule table and the pipeline that applies it.
 #include <algorithm>
+#include <chrono>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
+#include "qsel/core/timing.h"
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/rules/rules.h"
 #include "rule_support.h"
@@ -74,10 +77,34 @@ std::string rule_doc(std::string_view id) {
 
 Deliberation deliberate(const Graph& g, const Query& q) {
   Deliberation d{g, q, {}, {}, {}, {}};
+  auto started = std::chrono::steady_clock::now();
   enumerate_candidates(d);
-  for (const auto& r : selection_rules()) r.apply(d);
+  spdlog::info("rules: {} candidate(s) (format x engine) on {}{}", d.candidates.size(), q.target ? q.target->id : "?",
+               q.accelerator ? " (" + q.accelerator->id + ")" : std::string());
+  for (const auto& r : selection_rules()) {
+    auto rule_started = std::chrono::steady_clock::now();
+    std::size_t before = d.excluded.size(), had = d.candidates.size(), warned = 0;
+    for (const auto& c : d.candidates) warned += c.warnings.size();
+    r.apply(d);
+    std::size_t warned_after = 0;
+    for (const auto& c : d.candidates) warned_after += c.warnings.size();
+    spdlog::info("rules: {}: {} candidate(s) removed, {} exclusion(s) stated, {} warning(s) added; {} left ({} ms)", r.id,
+                 had - std::min(had, d.candidates.size()), d.excluded.size() - before, warned_after - warned, d.candidates.size(),
+                 elapsed_ms(rule_started));
+    for (std::size_t i = before; i < d.excluded.size(); ++i) {
+      const Exclusion& e = d.excluded[i];
+      spdlog::debug("rules: {} excludes {}{}: {}", r.id, e.format, e.engine.empty() ? "" : " on " + e.engine, e.reason);
+    }
+  }
   rank_candidates(d);
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+    const Candidate& c = d.candidates[i];
+    spdlog::debug("rank {}: {} on {} ({}, tier {}){}", i + 1, c.format ? c.format->id : "?", c.engine ? c.engine->id : "any engine",
+                  c.path, c.rank_tier, c.memory ? (c.memory->fits ? ", fits" : ", does not fit") : "");
+    for (const auto& why : c.why) spdlog::debug("  {}", why);
+  }
   fit_hints(d);
+  spdlog::info("rules: {} candidate(s) ranked, {} excluded, in {} ms", d.candidates.size(), d.excluded.size(), elapsed_ms(started));
   return d;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "qsel/artifact/log_reader.h"
 #include "qsel/core/pattern.h"
@@ -120,6 +121,10 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   LogScan ls = scan_log(r.log, [&](std::size_t n, std::string_view line) {
     for (auto& s : scans) scan_line(s, n, line);
   });
+  spdlog::info("verify: read {} line(s), {} byte(s) of {}{}", ls.lines, ls.bytes, r.log, ls.stopped ? " (stopped at the size cap)" : "");
+  for (const auto& sc : scans)
+    if (sc.detect + sc.kernels.size() > 0)
+      spdlog::info("verify: {}: {} detection line(s), {} kernel line(s)", sc.engine->id, sc.detect, sc.kernels.size());
   ojson j;
   j["log"] = r.log;
   j["lines"] = ls.lines;
@@ -219,6 +224,7 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
                                        verdict == "match" ? " — here it is the predicted path, not a problem" : "")));
   j["checks"] = checks;
   j["verdict"] = verdict;
+  spdlog::info("verify: verdict {}", verdict);
   return j;
 }
 

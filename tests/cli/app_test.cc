@@ -1,9 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
 #include "qsel/cli/app.h"
+#include "qsel/report/style.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -82,8 +84,7 @@ TEST_CASE("app: the real binary keeps stdout clean: logs and errors go to stderr
   auto empty = run_binary("--data /nonexistent list");
   CHECK(empty.code == 2);
   CHECK(empty.out.empty());
-  CHECK(empty.err == "/nonexistent: no such file or directory [QS014]\n"
-                     "qsel: error: 1 problem(s) in corpus /nonexistent; run `qsel lint /nonexistent` for details\n");
+  CHECK(empty.err == "qsel: error: --data \"/nonexistent\": no such directory\n");
 }
 
 TEST_CASE("app: every command in the table has a summary and a unique name", "[cli]") {
@@ -92,4 +93,104 @@ TEST_CASE("app: every command in the table has a summary and a unique name", "[c
     CHECK(std::string(c.summary).size() > 10);
     CHECK(names.insert(c.name).second);
   }
+}
+
+TEST_CASE("app: every command's help shows the global options, its formats, exit codes and two examples", "[cli][help]") {
+  for (const auto& c : qsel::commands()) {
+    auto r = run_cli({c.name, "--help"});
+    INFO(c.name);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("Global options (before or after the command):") != std::string::npos);
+    CHECK(r.out.find("--format FORMAT") != std::string::npos);
+    CHECK(r.out.find(std::string(c.formats.front()) + " (default)") != std::string::npos);
+    for (const char* f : c.formats) CHECK(r.out.find(f) != std::string::npos);
+    CHECK(r.out.find("--data DIR") != std::string::npos);
+    CHECK(r.out.find("--color WHEN") != std::string::npos);
+    CHECK(r.out.find("Exit codes:\n  0  success\n") != std::string::npos);
+    CHECK(r.out.find("  2  usage or input error") != std::string::npos);
+    CHECK((c.exit_one == nullptr || r.out.find(std::string("  1  ") + c.exit_one) != std::string::npos));
+    REQUIRE(c.examples.size() == 2);
+    for (const char* e : c.examples) CHECK(r.out.find(std::string("  ") + e + "\n") != std::string::npos);
+  }
+  auto lint = run_cli({"lint", "--help"});
+  CHECK(lint.out.find("text (default), json, sarif, github") != std::string::npos);
+}
+
+TEST_CASE("app: an unreadable --data is one line", "[cli]") {
+  auto missing = run_cli({"--data", "/nonexistent/corpus", "list", "formats"});
+  CHECK(missing.code == 2);
+  CHECK(missing.out.empty());
+  CHECK(missing.err == "qsel: error: --data \"/nonexistent/corpus\": no such directory\n");
+  qsel::test::TempDir d;
+  auto file = d.write("corpus.yaml", "id: x\n");
+  auto notdir = run_cli({"--data", file.string(), "recommend", "--gpu", "h100", "--model-size", "8b"});
+  CHECK(notdir.code == 2);
+  CHECK(std::count(notdir.err.begin(), notdir.err.end(), '\n') == 1);
+  CHECK(notdir.err.find("not a directory") != std::string::npos);
+}
+
+TEST_CASE("app: --color always|never|auto; NO_COLOR, FORCE_COLOR and TERM=dumb under auto", "[cli][color]") {
+  using qsel::want_color;
+  CHECK(want_color("always", false, "1", nullptr, "dumb"));
+  CHECK_FALSE(want_color("never", true, nullptr, "1", "xterm"));
+  CHECK(want_color("auto", true, nullptr, nullptr, "xterm-256color"));
+  CHECK_FALSE(want_color("auto", false, nullptr, nullptr, "xterm"));
+  CHECK_FALSE(want_color("auto", true, "1", nullptr, "xterm"));
+  CHECK(want_color("auto", true, "", nullptr, "xterm"));  // NO_COLOR counts only when not empty
+  CHECK(want_color("auto", false, nullptr, "1", nullptr));
+  CHECK_FALSE(want_color("auto", true, nullptr, "0", "dumb"));
+  CHECK_FALSE(want_color("auto", true, "1", "1", nullptr));  // NO_COLOR wins over FORCE_COLOR
+  CHECK_FALSE(want_color("auto", true, nullptr, nullptr, "dumb"));
+  auto always = run_cli({"--color", "always", "list", "formats", "--regime", "w4a16"});
+  CHECK(always.code == 0);
+  CHECK(always.out.find("\x1b[") != std::string::npos);
+  auto never = run_cli({"--color", "never", "list", "formats", "--regime", "w4a16"});
+  CHECK(never.out.find("\x1b[") == std::string::npos);
+  auto legacy = run_cli({"--no-color", "list", "formats"});
+  CHECK(legacy.out.find("\x1b[") == std::string::npos);
+  auto forced = run_binary("list formats --regime w4a16 --color auto");  // not a terminal: no colour
+  CHECK(forced.out.find("\x1b[") == std::string::npos);
+  auto env = run_binary("list formats --regime w4a16 2>&1 | cat; FORCE_COLOR=1 " QSEL_BINARY " list formats --regime w4a16");
+  CHECK(env.out.find("\x1b[") != std::string::npos);
+  auto bad = run_cli({"--color", "sometimes", "list", "formats"});
+  CHECK(bad.code == 2);
+}
+
+TEST_CASE("app: -v logs what was read, what each rule did and timings to stderr; -vv each exclusion; stdout unchanged", "[cli][verbose]") {
+  auto plain = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--format", "json"});
+  auto v = run_cli({"-v", "recommend", "--gpu", "h100", "--model-size", "8b", "--format", "json"});
+  REQUIRE(v.code == 0);
+  CHECK(v.out == plain.out);
+  CHECK(plain.err.empty());
+  CHECK(v.err.find("qsel: info: corpus: embedded, ") != std::string::npos);
+  CHECK(v.err.find("qsel: info: model: 8B dense") != std::string::npos);
+  CHECK(v.err.find("qsel: info: rules: rule-7: ") != std::string::npos);
+  CHECK(v.err.find(" ms)") != std::string::npos);
+  CHECK(v.err.find("qsel: info: recommend finished in ") != std::string::npos);
+  CHECK(v.err.find("qsel: debug:") == std::string::npos);
+  auto vv = run_cli({"-vv", "recommend", "--gpu", "h100", "--model-size", "8b", "--format", "json"});
+  CHECK(vv.out == plain.out);
+  CHECK(vv.err.find("qsel: debug: rules: rule-7 excludes ") != std::string::npos);
+  CHECK(vv.err.find("qsel: debug: rank 1: ") != std::string::npos);
+  auto lint = run_cli({"-v", "lint", qsel::test::source_dir() + "/data"});
+  CHECK(lint.err.find("qsel: info: lint: 31 of 31 rules enabled") != std::string::npos);
+  CHECK(lint.err.find("qsel: info: lint: config ") != std::string::npos);
+}
+
+TEST_CASE("app: -q leaves only the requested output: no notes from --fix, --diff, --write-baseline or --output-file", "[cli][quiet]") {
+  qsel::test::TempDir d;
+  d.write("formats/a.yaml", qsel::test::minimal_record("format", "a"));
+  auto base = (d.path() / "baseline.json").string();
+  auto loud = run_cli({"lint", d.path().string(), "--write-baseline", base});
+  CHECK(loud.err.find("qsel: wrote ") != std::string::npos);
+  auto quiet = run_cli({"-q", "lint", d.path().string(), "--write-baseline", base});
+  CHECK(quiet.code == 0);
+  CHECK(quiet.err.empty());
+  auto fix = run_cli({"-q", "lint", d.path().string(), "--fix"});
+  CHECK(fix.err.empty());
+  auto diff = run_cli({"lint", "-q", d.path().string(), "--diff"});
+  CHECK(diff.err.empty());
+  auto out = run_cli({"lint", "-q", d.path().string(), "--output-file", (d.path() / "r.txt").string()});
+  CHECK(out.err.empty());
+  CHECK(out.out.empty());
 }

@@ -99,3 +99,30 @@ TEST_CASE("cmd_lint: with no path, --data names the corpus", "[cli][lint]") {
   CHECK(r.code == 1);
   CHECK(r.out.find("in 2 records (2 files)\n") != std::string::npos);
 }
+
+TEST_CASE("cmd_lint: --output-file writes the report atomically; --exit-zero keeps CI green on findings", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string c = (d.path() / "c").string();
+  auto file = (d.path() / "report.sarif").string();
+  auto r = run_cli({"lint", c, "--format", "sarif", "--output-file", file});
+  CHECK(r.code == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "qsel: wrote 2 finding(s) as sarif to " + file + "\n");
+  auto written = nlohmann::json::parse(read_text(file));
+  CHECK(written["version"] == "2.1.0");
+  CHECK(written["runs"][0]["results"].size() == 2);
+  auto zero = run_cli({"lint", c, "--exit-zero", "-o", file});
+  CHECK(zero.code == 0);
+  CHECK(read_text(file).find("QS004") != std::string::npos);
+  // No temporary file is left beside it.
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path())) files += e.is_regular_file() ? 1 : 0;
+  CHECK(files == 1);
+  // Bad input is still exit 2 under --exit-zero; an output path that is a folder is refused.
+  CHECK(run_cli({"lint", (d.path() / "missing").string(), "--exit-zero"}).code == 2);
+  auto dir = run_cli({"lint", c, "--output-file", d.path().string()});
+  CHECK(dir.code == 2);
+  CHECK(dir.err.find("not a regular file") != std::string::npos);
+  CHECK(run_cli({"lint", c, "--output-file", file, "--diff"}).code == 2);
+}

@@ -1,6 +1,7 @@
 // The command-line front end: one table of commands over the library.
 #pragma once
 #include <functional>
+#include <utility>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -17,12 +18,24 @@ struct Command {
   const char* name;
   const char* summary;
   Runner (*setup)(CLI::App& sub, Context& ctx);
+  std::vector<const char*> formats;   // what --format accepts for this command; the first is the default
+  const char* exit_one;               // what exit code 1 means for this command (nullptr: never 1)
+  std::vector<const char*> examples;  // shown in `qsel CMD --help` and the man page
+  bool hidden = false;                // left out of `qsel --help` (still completes and has a man section)
 };
 
 const std::vector<Command>& commands();
 
 // Runs qsel with `args` (without argv[0]); output to `out`, messages to `err`.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// Builds the whole command line (global options and every command in the
+// table) on `app`; `runners` receives what runs each command. --help, the
+// completions and the man page all read this one tree.
+void build_cli(CLI::App& app, Context& ctx, std::vector<std::pair<CLI::App*, Runner>>& runners, bool& version);
+
+// The command-table entry for a subcommand name (nullptr if none).
+const Command* find_command(const std::string& name);
 
 // The --version line for the corpus in use.
 std::string version_line(Context& ctx);

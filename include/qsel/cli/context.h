@@ -19,7 +19,7 @@ struct Context {
   std::string data_dir;           // --data / QSEL_DATA; empty: the embedded corpus
   std::string format = "text";    // --format
   int verbosity = 0;              // -v raises, -q lowers
-  bool no_color = false;
+  std::string color = "auto";     // --color auto|always|never (--no-color: never)
   std::ostream* out = nullptr;    // stdout unless a test redirects it
   std::ostream* err = nullptr;
 
@@ -30,6 +30,8 @@ struct Context {
   const Graph& graph();
   // The schemas that go with the corpus in use.
   const std::map<std::string, nlohmann::json>& schemas();
+  // A note for the user on stderr ("fixed 3 finding(s)"); -q silences it.
+  void note(const std::string& line) const;
   // Writes `j` as the command's JSON output.
   void print_json(const nlohmann::json& j) const;
   void print_json(const nlohmann::ordered_json& j) const;

@@ -21,7 +21,11 @@ struct Style {
   }
 };
 
-// Colour only for a terminal, never when NO_COLOR is set or --no-color given.
-bool want_color(int fd, bool no_color_flag);
+// Whether to colour: `mode` is --color's value. "always" and "never" win;
+// "auto" is off when NO_COLOR is set (non-empty), on when FORCE_COLOR is set
+// (non-empty, not "0"), off for TERM=dumb, else on exactly when `is_tty`.
+bool want_color(const std::string& mode, bool is_tty, const char* no_color, const char* force_color, const char* term);
+// The same, reading the environment and whether `fd` is a terminal.
+bool want_color(const std::string& mode, int fd);
 
 }  // namespace qsel
