@@ -159,6 +159,7 @@ void identify(const Graph& g, const Checkpoint& c, CheckpointAnalysis& a, const 
   std::string where = file == "quantization_config" ? c.quantization_config_file + " quantization_config"
                       : file == "hf_quant_config"    ? "hf_quant_config.json"
                       : file == "gguf"               ? "GGUF metadata"
+                      : unquantized.contains("from") ? unquantized["from"].get<std::string>()
                                                      : "the weights' dtype (no quantization config)";
   a.matched_by = fmt::format("{}: {}", where, fmt::join(matches[0].held, ", "));
   for (const auto& f : matches[0].signature->value("flags", json::array())) a.flags.push_back(f.get<std::string>());
@@ -282,8 +283,24 @@ CheckpointAnalysis analyze_checkpoint(const Graph& g, const Checkpoint& c) {
   CheckpointAnalysis a;
   json gguf_meta = c.gguf ? json::parse(c.gguf->metadata.dump(-1, ' ', false, json::error_handler_t::replace)) : json();
   json unquantized;
-  if (!c.gguf && c.quantization_config.is_null() && c.hf_quant_config.is_null() && !c.tensors.empty())
-    unquantized = {{"dtype", dominant_dtype(c)}};
+  if (!c.gguf && c.quantization_config.is_null() && c.hf_quant_config.is_null()) {
+    if (!c.tensors.empty()) {
+      unquantized = {{"dtype", dominant_dtype(c)}};
+    } else if (c.config.is_object()) {
+      // No tensors read (a config.json alone): the dtype the config declares. Newer
+      // transformers write "dtype", older ones "torch_dtype".
+      static const std::map<std::string, std::string> names = {{"bfloat16", "BF16"}, {"float16", "F16"}, {"float32", "F32"}};
+      for (const char* key : {"dtype", "torch_dtype"}) {
+        const auto it = c.config.find(key);
+        if (it == c.config.end() || !it->is_string()) continue;
+        auto n = names.find(it->get<std::string>());
+        if (n != names.end())
+          unquantized = {{"dtype", n->second},
+                         {"from", fmt::format("config.json {} {} (no quantization config; no weights read)", key, n->first)}};
+        break;
+      }
+    }
+  }
   identify(g, c, a, gguf_meta, unquantized);
   if (c.quantization_config.is_object()) settings_of(c.quantization_config, a.settings);
   if (c.hf_quant_config.is_object()) settings_of(c.hf_quant_config, a.settings);

@@ -218,6 +218,10 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
     m.attention = "mla";
     m.kv_lora_rank = static_cast<int>(integer(d, at, "kv_lora_rank", true));
     m.rope_dim = static_cast<int>(integer(d, at, "qk_rope_head_dim", false, 64));
+    // MLA's query/key head is the no-position part plus the rotary part (DeepSeek: 128 + 64);
+    // hidden / heads means nothing there. The KV cache is sized from the rank, not from this.
+    if (!d.contains("head_dim") || d["head_dim"].is_null())
+      m.head_dim = static_cast<int>(integer(d, at, "qk_nope_head_dim", false, 128)) + m.rope_dim;
   }
   sliding_window(d, at, m);
   chunked_attention(d, at, m);

@@ -142,8 +142,16 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
     j["checks"] = checks;
     return j;
   }
-  j["engine"] = {{"id", s->engine->id},
-                 {"detected_by", r.engine ? "--engine" : fmt::format("line {}: {}", s->first_detect.line, s->first_detect.text)}};
+  std::string detected_by = "--engine";
+  if (!r.engine && s->detect > 0) {
+    detected_by = fmt::format("line {}: {}", s->first_detect.line, s->first_detect.text);
+  } else if (!r.engine) {  // no line of its own: recognised by a kernel-selection line only
+    const Hit* first = nullptr;
+    for (const auto& [id, hit] : s->kernels)
+      if (!first || hit.line < first->line) first = &hit;
+    if (first) detected_by = fmt::format("its kernel-selection line {}: {}", first->line, first->text);
+  }
+  j["engine"] = {{"id", s->engine->id}, {"detected_by", detected_by}};
   // Target and format: as given, else from what the log printed.
   const Record* target = r.target;
   std::string target_from = target ? "--gpu" : "";

@@ -197,3 +197,17 @@ TEST_CASE("checkpoint_format: a GGUF Q4_K_M mixture is one format, its types cou
   CHECK(b.format == nullptr);
   CHECK(b.notes == std::vector<std::string>{"general.file_type 11 matches no format record"});
 }
+
+TEST_CASE("checkpoint_format: a config.json alone with no quantization config is the dtype it declares", "[rules][checkpoint]") {
+  auto a = analyze(test::source_dir() + "/examples/qwen3-32b/config.json");
+  REQUIRE(a.format);
+  CHECK(a.format->id == "bf16");
+  CHECK(a.matched_by == "config.json torch_dtype bfloat16 (no quantization config; no weights read): dtype=BF16");
+  test::TempDir d;
+  auto half = d.write("config.json", R"({"architectures": ["X"], "dtype": "float16", "num_hidden_layers": 2})");
+  auto h = analyze(half.string());
+  REQUIRE(h.format);
+  CHECK(h.format->id == "fp16");
+  auto odd = d.write("odd/config.json", R"({"torch_dtype": "float8_e4m3fn"})");
+  CHECK_FALSE(analyze(odd.string()).format);  // not a dtype qsel maps: no guess
+}

@@ -82,3 +82,10 @@ TEST_CASE("model_config: a number beyond the double range is a usage error (fuzz
   auto f = dir.write("overflow.json", R"({"num_hidden_layers": 3e404})");
   CHECK_THROWS_WITH(model_from_config(f.string()), f.string() + ": invalid JSON: number overflow parsing '3e404'");
 }
+
+TEST_CASE("model_config: an MLA head is qk_nope + qk_rope, not hidden / heads (examples/deepseek-r1)", "[rules][model]") {
+  ModelSpec m = model_from_config(qsel::test::source_dir() + "/examples/deepseek-r1/config.json");
+  CHECK(m.attention == "mla");
+  CHECK(m.head_dim == 192);  // qk_nope_head_dim 128 + qk_rope_head_dim 64; hidden / heads would be 56
+  CHECK(m.kv_lora_rank == 512);
+}

@@ -105,3 +105,9 @@ TEST_CASE("verify: a log no engine record knows is unverified, with the reason",
   CHECK(j["engine"].is_null());
   CHECK(j["checks"][0]["text"] == "no line of the log is one an engine record knows; name it with --engine");
 }
+
+TEST_CASE("verify: an engine recognised only by its kernel line says so (no empty \"line 0\")", "[rules][verify]") {
+  auto j = verify("vllm-gptoss-mxfp4-marlin-sm120.log", "rtx-pro-6000-blackwell", "mxfp4-moe");
+  CHECK(j["engine"]["id"] == "vllm");
+  CHECK(j["engine"]["detected_by"].get<std::string>().rfind("its kernel-selection line 3: ", 0) == 0);
+}
