@@ -88,8 +88,9 @@ std::string context_to_pointer(const std::vector<std::string>& ctx) {
   return ptr;
 }
 
+// Records are validated on several threads at once: each has its own cache.
 bool matches_pattern(const std::string& pattern, const std::string& text) {
-  static std::map<std::string, std::regex> cache;
+  thread_local std::map<std::string, std::regex> cache;
   auto it = cache.find(pattern);
   if (it == cache.end()) it = cache.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
   return std::regex_search(text, it->second);
@@ -211,7 +212,10 @@ void explain_all(const json& root, const json& node_in, const json& v, const std
 Problems SchemaSet::validate(const std::string& kind, const json& record, const Marks& marks,
                              const std::string& file) const {
   const Compiled& c = *compiled_.at(kind);
-  valijson::Validator validator;
+  // One validator per thread for the life of the process: valijson compiles a
+  // `pattern` into a std::regex on first use and keeps it in the validator, so a
+  // fresh validator per record paid that compile for every record.
+  thread_local valijson::Validator validator;
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(record);
   if (validator.validate(c.schema, target, &results)) return {};
