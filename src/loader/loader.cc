@@ -5,10 +5,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <exception>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -39,6 +45,7 @@ bool read_file(const fs::path& p, std::string& out, std::size_t cap) {
     return false;
   }
   out.clear();
+  out.reserve(std::min(static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), cap) + 1);
   char buf[64 * 1024];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
@@ -56,6 +63,79 @@ bool read_file(const fs::path& p, std::string& out, std::size_t cap) {
 }
 
 std::string shown_path(const fs::path& p) { return p.lexically_normal().generic_string(); }
+
+// SHA-256 fed piece by piece: the corpus digest is the hash of every file's
+// header and bytes in file order, and holding all of them in one string (then
+// copying it again to pad it) cost two corpus-sized buffers at the peak.
+// Gives exactly sha256_hex() of the concatenation.
+class Sha256 {
+ public:
+  void update(std::string_view data) {
+    total_ += data.size();
+    while (!data.empty()) {
+      std::size_t take = std::min(data.size(), sizeof block_ - used_);
+      std::copy_n(data.data(), take, block_ + used_);
+      used_ += take;
+      data.remove_prefix(take);
+      if (used_ == sizeof block_) {
+        compress();
+        used_ = 0;
+      }
+    }
+  }
+  std::string hex() {
+    std::uint64_t bits = total_ * 8;
+    block_[used_++] = 0x80;
+    if (used_ > 56) {
+      std::fill(block_ + used_, block_ + 64, 0);
+      compress();
+      used_ = 0;
+    }
+    std::fill(block_ + used_, block_ + 56, 0);
+    for (int i = 0; i < 8; ++i) block_[56 + i] = static_cast<unsigned char>(bits >> (8 * (7 - i)));
+    compress();
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (auto v : h_)
+      for (int i = 28; i >= 0; i -= 4) out.push_back(digits[(v >> i) & 0xF]);
+    return out;
+  }
+
+ private:
+  static std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+  void compress() {
+    static constexpr std::uint32_t k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    std::uint32_t w[64];
+    for (int i = 0; i < 16; ++i)
+      w[i] = (std::uint32_t(block_[4 * i]) << 24) | (std::uint32_t(block_[4 * i + 1]) << 16) |
+             (std::uint32_t(block_[4 * i + 2]) << 8) | std::uint32_t(block_[4 * i + 3]);
+    for (int i = 16; i < 64; ++i) {
+      std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], x = h_[7];
+    for (int i = 0; i < 64; ++i) {
+      std::uint32_t t1 = x + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+      std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      x = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d; h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += x;
+  }
+
+  std::uint32_t h_[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  unsigned char block_[64] = {};
+  std::size_t used_ = 0;
+  std::uint64_t total_ = 0;
+};
 
 struct FileToLoad {
   fs::path path;
@@ -217,7 +297,48 @@ void drop_duplicate_ids(Corpus& corpus) {
   corpus.records = std::move(kept);
 }
 
-Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits) {
+namespace {
+
+// What one file gave. Files are loaded on several threads; outcomes are merged
+// into the corpus strictly in file order, so records, problems and the digest
+// come out exactly as a one-thread loop over the files would give them.
+struct FileOutcome {
+  bool read = false;
+  std::string text;  // kept only until the digest has taken it
+  std::optional<Record> record;
+  Problems problems;
+};
+
+void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, FileOutcome& o) {
+  std::string shown = shown_path(f.path);
+  if (!read_file(f.path, o.text, limits.max_bytes)) {
+    o.problems.push_back({kUnreadable, shown, {}, "", "cannot read file"});
+    return;
+  }
+  o.read = true;
+  o.record = load_record(o.text, shown, f.kind, schemas, o.problems, limits);
+}
+
+void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& digest) {
+  ++corpus.files;
+  if (o.read) {
+    digest.update(fmt::format("{}\n{}\n{}\n", kind_plural(f.kind), f.path.filename().string(), o.text.size()));
+    digest.update(o.text);
+  }
+  for (auto& p : o.problems) corpus.problems.push_back(std::move(p));
+  if (o.record) corpus.records.push_back(std::move(*o.record));
+}
+
+unsigned threads_for(std::size_t files, unsigned requested) {
+  if (requested) return static_cast<unsigned>(std::clamp<std::size_t>(files, 1, std::min(requested, 64u)));
+  // One per core; a thread is worth starting for a few dozen files, not for one.
+  unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+  return static_cast<unsigned>(std::clamp<std::size_t>(files / 32, 1, cores));
+}
+
+}  // namespace
+
+Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits, unsigned threads) {
   Corpus corpus;
   corpus.origin = shown_path(root);
   std::error_code ec;
@@ -228,19 +349,42 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
   std::vector<FileToLoad> files;
   collect(root, files, corpus);
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
-  std::string digest_input;
-  for (const auto& f : files) {
-    std::string text, shown = shown_path(f.path);
-    ++corpus.files;
-    if (!read_file(f.path, text, limits.max_bytes)) {
-      corpus.problems.push_back({kUnreadable, shown, {}, "", "cannot read file"});
-      continue;
+  corpus.records.reserve(files.size());
+
+  // Each thread takes the next file, loads it, and parks the outcome; whoever
+  // parks the outcome the merge is waiting for merges every consecutive one
+  // that is ready. Outcomes live only between loading and merging.
+  Sha256 digest;
+  std::vector<std::unique_ptr<FileOutcome>> parked(files.size());
+  std::size_t merged = 0;
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  std::exception_ptr failure;
+  auto work = [&] {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+        auto o = std::make_unique<FileOutcome>();
+        load_file(files[i], schemas, limits, *o);
+        std::lock_guard lock(mutex);
+        parked[i] = std::move(o);
+        for (; merged < files.size() && parked[merged]; ++merged) {
+          merge_file(files[merged], std::move(*parked[merged]), corpus, digest);
+          parked[merged].reset();
+        }
+      }
+    } catch (...) {  // handed to the caller once every thread has stopped
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      next = files.size();
     }
-    digest_input += fmt::format("{}\n{}\n{}\n", kind_plural(f.kind), f.path.filename().string(), text.size());
-    digest_input += text;
-    if (auto r = load_record(text, shown, f.kind, schemas, corpus.problems, limits)) corpus.records.push_back(std::move(*r));
-  }
-  corpus.digest = sha256_hex(digest_input);
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads_for(files.size(), threads); ++t) helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers) h.join();
+  if (failure) std::rethrow_exception(failure);
+
+  corpus.digest = digest.hex();
   drop_duplicate_ids(corpus);
   return corpus;
 }

@@ -26,7 +26,10 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
                                   const SchemaSet& schemas, Problems& out, const YamlLimits& limits = {});
 
 // `root` is a corpus directory, or a kind folder, or a single record file.
-Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {});
+// Files are loaded on `threads` threads (0: one per core); the result is the
+// same, in the same order, whatever the number.
+Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {},
+                   unsigned threads = 0);
 
 // Adds QS002 problems for repeated ids and keeps the first record of each id.
 void drop_duplicate_ids(Corpus& corpus);
