@@ -22,6 +22,7 @@ Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
   out_.resize(recs.size());
   in_.resize(recs.size());
   for (std::size_t i = 0; i < recs.size(); ++i) by_id_.emplace(recs[i].id, i);
+  for (std::size_t i = 0; i < corpus_.unvalidated.size(); ++i) unvalidated_.emplace(corpus_.unvalidated[i].id, i);
   for (std::size_t i = 0; i < recs.size(); ++i) {
     const Record& r = recs[i];
     by_key_[normalize_name(r.id)].push_back(i);
@@ -50,6 +51,11 @@ std::optional<std::size_t> Graph::index_of(std::string_view id) const {
   auto it = by_id_.find(std::string(id));
   if (it == by_id_.end()) return std::nullopt;
   return it->second;
+}
+
+const RecordStub* Graph::unvalidated(std::string_view id) const {
+  auto it = unvalidated_.find(std::string(id));
+  return it == unvalidated_.end() ? nullptr : &corpus_.unvalidated[it->second];
 }
 
 const Record* Graph::find(std::string_view id) const {

@@ -25,6 +25,8 @@ std::vector<ReferenceField> build() {
       {K::Format, "/preferred_over/*/format", "preferred-over", {K::Format}},
       {K::Format, "/preferred_over/*/evidence/*", "evidence", kAny},
       {K::Accelerator, "/target", "target", {K::Target}},
+      {K::Accelerator, "/census/native_formats/*", "census-native", {K::Format}},
+      {K::Accelerator, "/census/emulated_formats/*", "census-emulated", {K::Format}},
       {K::Target, "/compatible_with/*", "compatible-with", {K::Target}},
       {K::Kernel, "/formats/*", "consumes", {K::Format}},
       {K::Kernel, "/equivalent_to/*", "equivalent-to", {K::Kernel}},

@@ -16,7 +16,7 @@ const std::vector<Check>& checks() {
       matrix_unknown_footnote(),    quality_delta_other_format(), ungraded_vendor_claim(),
       unreachable_kernel_selection(), selector_matches_nothing(), census_mismatch(),
       baseline_mismatch(),          reviewed_without_url(),       unknown_ggml_type(),
-      severity_exceeds_evidence(),  malformed_log_pattern(),
+      severity_exceeds_evidence(),  malformed_log_pattern(),      name_collision(),
   };
   return table;
 }

@@ -45,6 +45,7 @@ fs::path canonical_or_absolute(const fs::path& p) {
 
 void merge(Corpus& into, Corpus&& more) {
   for (auto& r : more.records) into.records.push_back(std::move(r));
+  for (auto& u : more.unvalidated) into.unvalidated.push_back(std::move(u));
   for (auto& p : more.problems) into.problems.push_back(std::move(p));
   into.files += more.files;
 }

@@ -249,10 +249,114 @@ void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus)
   }
 }
 
+
+// A pointer's reference tokens, unescaped.
+std::vector<std::string> tokens_of(const std::string& pointer) {
+  std::vector<std::string> out;
+  std::size_t at = 1;
+  while (at <= pointer.size() && !pointer.empty()) {
+    std::size_t next = pointer.find('/', at);
+    std::string t = pointer.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    std::string u;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '~' && i + 1 < t.size()) u += t[++i] == '1' ? '/' : '~';
+      else u += t[i];
+    }
+    out.push_back(u);
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+  return out;
+}
+
+std::string pointer_of(const std::vector<std::string>& tokens, std::size_t n) {
+  std::string p;
+  for (std::size_t i = 0; i < n && i < tokens.size(); ++i) p = pointer_child(p, tokens[i]);
+  return p;
+}
+
+bool all_digits(const std::string& t) {
+  return !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Marks keyed under `array`/k for k > index move to k-1, so a removed list item
+// does not shift every later finding's location.
+void shift_marks(std::unordered_map<std::string, Mark>& marks, const std::string& array, std::size_t index) {
+  std::unordered_map<std::string, Mark> out;
+  out.reserve(marks.size());
+  for (auto& [ptr, m] : marks) {
+    if (ptr.size() > array.size() + 1 && ptr.compare(0, array.size() + 1, array + "/") == 0) {
+      std::size_t end = ptr.find('/', array.size() + 1);
+      std::string tok = ptr.substr(array.size() + 1, end == std::string::npos ? std::string::npos : end - array.size() - 1);
+      if (all_digits(tok)) {
+        std::size_t k = std::stoul(tok);
+        if (k == index) continue;
+        if (k > index) {
+          out[array + "/" + std::to_string(k - 1) + (end == std::string::npos ? "" : ptr.substr(end))] = m;
+          continue;
+        }
+      }
+    }
+    out[ptr] = m;
+  }
+  marks = std::move(out);
+}
+
+// Removes the values the schema problems point at (unknown fields, wrong types,
+// bad list items). False when a problem cannot be removed: a missing required
+// field, the id, the whole document.
+bool without_offending_values(nlohmann::json& doc, Marks& marks, const Problems& problems) {
+  std::vector<std::vector<std::string>> targets;
+  for (const auto& p : problems) {
+    if (p.pointer.empty() || p.pointer == "/id") return false;
+    targets.push_back(tokens_of(p.pointer));
+  }
+  // Deepest and highest index first, so earlier removals never move later targets.
+  std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) {
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      if (a[i] == b[i]) continue;
+      if (all_digits(a[i]) && all_digits(b[i])) return std::stoul(a[i]) > std::stoul(b[i]);
+      return a[i] > b[i];
+    }
+    return a.size() > b.size();
+  });
+  for (const auto& t : targets) {
+    if (t.empty()) return false;
+    nlohmann::json* parent = &doc;
+    for (std::size_t i = 0; i + 1 < t.size() && parent; ++i) {
+      if (parent->is_object() && parent->contains(t[i])) parent = &(*parent)[t[i]];
+      else if (parent->is_array() && all_digits(t[i]) && std::stoul(t[i]) < parent->size()) parent = &(*parent)[std::stoul(t[i])];
+      else parent = nullptr;
+    }
+    if (!parent) continue;  // inside a value already removed
+    std::string ptr = pointer_of(t, t.size());
+    if (parent->is_object()) {
+      parent->erase(t.back());
+      marks.value.erase(ptr);
+      marks.key.erase(ptr);
+    } else if (parent->is_array() && all_digits(t.back()) && std::stoul(t.back()) < parent->size()) {
+      std::size_t index = std::stoul(t.back());
+      parent->erase(parent->begin() + static_cast<std::ptrdiff_t>(index));
+      std::string array = pointer_of(t, t.size() - 1);
+      shift_marks(marks.value, array, index);
+      shift_marks(marks.key, array, index);
+    }
+  }
+  return true;
+}
+
+RecordStub stub_of(const nlohmann::json& doc, const std::string& id, Kind kind, const std::string& file) {
+  RecordStub s{id, kind, {}, file};
+  if (auto it = doc.find("aliases"); it != doc.end() && it->is_array())
+    for (const auto& a : *it)
+      if (a.is_string() && s.aliases.size() < 1000) s.aliases.push_back(a.get<std::string>());
+  return s;
+}
+
 }  // namespace
 
 std::optional<Record> load_record(std::string_view text, const std::string& file, Kind kind,
-                                  const SchemaSet& schemas, Problems& out, const YamlLimits& limits) {
+                                  const SchemaSet& schemas, Problems& out, const YamlLimits& limits, RecordStub* stub) {
   YamlDocument doc = read_yaml(text, file, limits);
   if (!doc.value.is_null() && !doc.value.is_object()) {
     doc.problems.push_back({"QS001", file, doc.marks.at(""), "", "/: expected a mapping (one record), got a scalar or list"});
@@ -266,17 +370,30 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
     p.record = id;
     out.push_back(std::move(p));
   }
-  if (fatal) return std::nullopt;
+  if (fatal) {
+    if (stub && !id.empty() && doc.value.is_object()) *stub = stub_of(doc.value, id, kind, file);
+    return std::nullopt;
+  }
   Problems schema_problems = schemas.validate(kind_name(kind), doc.value, doc.marks, file);
+  bool repaired = false;
   if (!schema_problems.empty()) {
     out.insert(out.end(), schema_problems.begin(), schema_problems.end());
-    return std::nullopt;
+    // One mistake, one finding: keep the record without the offending values
+    // when that makes it valid, so references to it and checks of its other
+    // fields still work; else register what can be read of it.
+    if (!without_offending_values(doc.value, doc.marks, schema_problems) ||
+        !schemas.validate(kind_name(kind), doc.value, doc.marks, file).empty()) {
+      if (stub && !id.empty()) *stub = stub_of(doc.value, id, kind, file);
+      return std::nullopt;
+    }
+    repaired = true;
   }
   Record r;
   r.kind = kind;
   r.file = file;
   r.data = std::move(doc.value);
   r.marks = std::move(doc.marks);
+  r.repaired = repaired;
   fill_common(r);
   return r;
 }
@@ -306,6 +423,7 @@ struct FileOutcome {
   bool read = false;
   std::string text;  // kept only until the digest has taken it
   std::optional<Record> record;
+  RecordStub stub;
   Problems problems;
 };
 
@@ -316,7 +434,7 @@ void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& 
     return;
   }
   o.read = true;
-  o.record = load_record(o.text, shown, f.kind, schemas, o.problems, limits);
+  o.record = load_record(o.text, shown, f.kind, schemas, o.problems, limits, &o.stub);
 }
 
 void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& digest) {
@@ -327,6 +445,7 @@ void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& di
   }
   for (auto& p : o.problems) corpus.problems.push_back(std::move(p));
   if (o.record) corpus.records.push_back(std::move(*o.record));
+  else if (!o.stub.id.empty()) corpus.unvalidated.push_back(std::move(o.stub));
 }
 
 unsigned threads_for(std::size_t files, unsigned requested) {

@@ -129,7 +129,9 @@ std::string explain_violation(const json& root, const json& node_in, const json&
     if (node.contains("maxLength") && n > node["maxLength"].get<std::size_t>())
       return fmt::format("expected at most {} characters, got {}", node["maxLength"].dump(), n);
     if (node.contains("pattern") && !matches_pattern(node["pattern"].get<std::string>(), v.get<std::string>()))
-      return fmt::format("expected a value matching {}, got {}", node["pattern"].dump(), shown(v));
+      return node.contains("description") && node["description"].is_string()  // the pattern in words
+                 ? fmt::format("expected {}, got {}", node["description"].get<std::string>(), shown(v))
+                 : fmt::format("expected a value matching {}, got {}", node["pattern"].dump(), shown(v));
   }
   if (v.is_array()) {
     if (node.contains("minItems") && v.size() < node["minItems"].get<std::size_t>())
@@ -175,9 +177,9 @@ void object_problems(const json& root, const json& node_in, const json& v, const
                      std::vector<std::pair<std::string, std::string>>& out) {
   const json& node = deref(root, node_in);
   if (!v.is_object()) return;
-  for (const auto& r : node.value("required", json::array()))
-    if (!v.contains(r.get<std::string>()))
-      out.emplace_back(ptr, fmt::format("missing required field \"{}\"", r.get<std::string>()));
+  // A misspelt required field is one mistake: the unknown field's message says
+  // which required field it should be, and no separate "missing" line is added.
+  std::set<std::string> misspelt;
   if (node.contains("additionalProperties") && node["additionalProperties"] == false) {
     const json props = node.value("properties", json::object());
     for (const auto& [k, _] : v.items())
@@ -185,10 +187,19 @@ void object_problems(const json& root, const json& node_in, const json& v, const
         std::vector<std::string> known;
         for (const auto& [pk, __] : props.items()) known.push_back(pk);
         auto near = nearest(k, known, 1);
-        out.emplace_back(pointer_child(ptr, k), near.empty() ? fmt::format("unknown field \"{}\"", k)
-                                                              : fmt::format("unknown field \"{}\"; did you mean \"{}\"?", k, near[0]));
+        bool required_missing = false;
+        if (!near.empty() && !v.contains(near[0]))
+          for (const auto& r : node.value("required", json::array())) required_missing = required_missing || r == near[0];
+        if (required_missing) misspelt.insert(near[0]);
+        out.emplace_back(pointer_child(ptr, k),
+                         near.empty() ? fmt::format("unknown field \"{}\"", k)
+                                      : fmt::format("unknown field \"{}\"; did you mean \"{}\"?{}", k, near[0],
+                                                    required_missing ? " (a required field, missing)" : ""));
       }
   }
+  for (const auto& r : node.value("required", json::array()))
+    if (!v.contains(r.get<std::string>()) && !misspelt.count(r.get<std::string>()))
+      out.emplace_back(ptr, fmt::format("missing required field \"{}\"", r.get<std::string>()));
 }
 
 // Walks the record along the schema, explaining every node that fails its own keywords.
@@ -236,7 +247,8 @@ Problems SchemaSet::validate(const std::string& kind, const json& record, const 
   for (const auto& [ptr, why] : found) {
     bool unknown_field = why.rfind("unknown field", 0) == 0;
     Mark m = unknown_field ? marks.key_or_value(ptr) : marks.at(ptr);
-    out.push_back({"QS001", file, m, id, fmt::format("{}: {}", ptr.empty() ? "/" : ptr, why)});
+    out.push_back({"QS001", file, m, id, fmt::format("{}: {}", ptr.empty() ? "/" : ptr, why), Severity::Error,
+                   why.rfind("missing required field", 0) == 0 ? std::string() : ptr});
   }
   return out;
 }

@@ -173,7 +173,7 @@ TEST_CASE("app: -v logs what was read, what each rule did and timings to stderr;
   CHECK(vv.err.find("qsel: debug: rules: rule-7 excludes ") != std::string::npos);
   CHECK(vv.err.find("qsel: debug: rank 1: ") != std::string::npos);
   auto lint = run_cli({"-v", "lint", qsel::test::source_dir() + "/data"});
-  CHECK(lint.err.find("qsel: info: lint: 31 of 31 rules enabled") != std::string::npos);
+  CHECK(lint.err.find("qsel: info: lint: 32 of 32 rules enabled") != std::string::npos);
   CHECK(lint.err.find("qsel: info: lint: config ") != std::string::npos);
 }
 

@@ -37,5 +37,5 @@ TEST_CASE("lint_github: a record value cannot inject a workflow command", "[repo
   REQUIRE(all.size() == 2);
   CHECK(all[0].rfind("::error file=formats/awq.yaml,line=6,col=1,title=QS001 schema::", 0) == 0);
   CHECK(all[0].find("\\n::error file=evil::pwned 100%25") != std::string::npos);  // shown as \n, never a new line
-  CHECK(all[1] == "1 error, 0 warnings in 0 records (1 file)");
+  CHECK(all[1] == "1 error, 0 warnings in 1 record (1 file)");
 }

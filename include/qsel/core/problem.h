@@ -23,6 +23,7 @@ struct Problem {
   std::string record;   // record id when known
   std::string message;  // one line, no location prefix
   Severity severity = Severity::Error;
+  std::string pointer;  // JSON pointer of the offending value in the record, when known
 };
 
 using Problems = std::vector<Problem>;

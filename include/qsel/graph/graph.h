@@ -57,6 +57,10 @@ class Graph {
   // accelerator family name resolves to its default member. `kind` narrows.
   Resolution resolve(std::string_view query, std::optional<Kind> kind = std::nullopt) const;
 
+  // A record that failed validation (lint only), by exact id: references to it
+  // are not dangling, its own problems already say what is wrong with it.
+  const RecordStub* unvalidated(std::string_view id) const;
+
   // Ids of every record (of `kind` when given), for suggestions.
   std::vector<std::string> ids(std::optional<Kind> kind = std::nullopt) const;
 
@@ -67,6 +71,7 @@ class Graph {
   std::vector<std::vector<std::size_t>> out_, in_;
   std::unordered_map<std::string, std::vector<std::size_t>> by_key_;     // normalised id and aliases
   std::unordered_map<std::string, std::vector<std::size_t>> by_family_;  // normalised family name
+  std::unordered_map<std::string, std::size_t> unvalidated_;             // id -> corpus_.unvalidated index
 };
 
 // Lower case, with '-', '_' and spaces removed: "H100 SXM" -> "h100sxm".

@@ -13,17 +13,31 @@
 
 namespace qsel {
 
+// What could be read of a record that failed its schema beyond repair: enough
+// for references to it to resolve, so one mistake is one finding.
+struct RecordStub {
+  std::string id;
+  Kind kind = Kind::Format;
+  std::vector<std::string> aliases;
+  std::string file;
+};
+
 struct Corpus {
-  std::vector<Record> records;  // valid records, first of each id
+  std::vector<Record> records;  // valid records, first of each id (lint: also repaired ones)
+  std::vector<RecordStub> unvalidated;  // records that failed validation, as far as readable
   Problems problems;            // everything that kept a file from loading cleanly
   std::size_t files = 0;        // record files read
   std::string origin;           // "embedded" or the directory given
   std::string digest;           // sha256 over every file's path and bytes
 };
 
-// One file's text -> a record, or problems (appended to `out`).
+// One file's text -> a record, or problems (appended to `out`). A record that
+// fails its schema comes back with `repaired` set when removing the offending
+// values makes it valid (the problems are still reported); otherwise nothing is
+// returned and, when its id is readable, `stub` receives its id, kind and aliases.
 std::optional<Record> load_record(std::string_view text, const std::string& file, Kind kind,
-                                  const SchemaSet& schemas, Problems& out, const YamlLimits& limits = {});
+                                  const SchemaSet& schemas, Problems& out, const YamlLimits& limits = {},
+                                  RecordStub* stub = nullptr);
 
 // `root` is a corpus directory, or a kind folder, or a single record file.
 // Files are loaded on `threads` threads (0: one per core); the result is the

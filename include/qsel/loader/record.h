@@ -33,6 +33,9 @@ struct Record {
   std::string file;     // path as shown to the user
   nlohmann::json data;  // the whole record as validated
   Marks marks;
+  // The record failed its schema and lint keeps it with the offending values
+  // removed (so its id, aliases and valid fields still count); never served.
+  bool repaired = false;
 
   Mark mark() const { return marks.at(""); }
   Mark mark_of(const std::string& pointer) const { return marks.at(pointer); }

@@ -27,6 +27,7 @@ Check reviewed_without_url();          // QS027
 Check unknown_ggml_type();             // QS028
 Check severity_exceeds_evidence();     // QS029
 Check malformed_log_pattern();         // QS030
+Check name_collision();                // QS032
 
 // QS001, QS002, QS006-QS011, QS013, QS014: reported by the loader.
 const std::vector<RuleInfo>& loader_rules();

@@ -1,4 +1,6 @@
 // QS003: every id-valued field (graph/reference_fields.h) must name a record of a kind it may name.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks.h"
@@ -46,10 +48,18 @@ std::string message(const Graph& g, const Edge& e) {
                      hint.empty() ? "" : fmt::format("; did you mean \"{}\"?", hint));
 }
 
+// A reference to a record that failed its schema is not dangling: that record's
+// own findings say what is wrong, and one mistake stays one finding.
+bool names_unvalidated(const Graph& g, const Edge& e) {
+  const RecordStub* s = e.wrong_kind ? nullptr : g.unvalidated(e.to_id);
+  if (!s) return false;
+  return !e.field || e.field->to.empty() || std::find(e.field->to.begin(), e.field->to.end(), s->kind) != e.field->to.end();
+}
+
 void run(CheckContext& c) {
   const Graph& g = c.graph();
   for (const Edge& e : g.edges())
-    if (!e.to) c.report(g.record(e.from), e.pointer, message(g, e));
+    if (!e.to && !names_unvalidated(g, e)) c.report(g.record(e.from), e.pointer, message(g, e));
 }
 
 }  // namespace
