@@ -1,5 +1,6 @@
 #include "qsel/loader/yaml_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <charconv>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "qsel/core/text.h"
+#include "yaml_strict.h"
 
 namespace qsel {
 namespace {
@@ -58,8 +60,9 @@ class MarkMap {
 // Builds one document bottom-up; frames hold the containers being filled.
 class Builder : public YAML::EventHandler {
  public:
-  Builder(const MarkMap& marks, const std::string& file, const YamlLimits& limits, YamlDocument& out)
-      : to_mark_(marks), file_(file), limits_(limits), out_(out) {}
+  Builder(const MarkMap& marks, const std::string& file, const YamlLimits& limits, YamlDocument& out,
+          yaml_strict::Checker& strict)
+      : to_mark_(marks), file_(file), limits_(limits), out_(out), strict_(strict) {}
 
   Mark doc_start;
   int documents = 0;
@@ -75,18 +78,19 @@ class Builder : public YAML::EventHandler {
     check_anchor(m, a);
     if (utf8_length(v) > limits_.max_scalar_chars)
       fatal(m, kSyntax, fmt::format("scalar is {} characters long; the limit is {}", utf8_length(v), limits_.max_scalar_chars));
+    strict_.scalar(offset(m), place());
     add(scalar(m, tag, v), m, &v);
   }
-  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value style) override {
     check_anchor(m, a);
     check_collection_tag(m, tag, "seq");
-    open(json::array(), m);
+    open(json::array(), m, style == YAML::EmitterStyle::Flow);
   }
   void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value style) override {
     check_anchor(m, a);
     check_collection_tag(m, tag, "map");
-    open(json::object(), m);
+    open(json::object(), m, style == YAML::EmitterStyle::Flow);
   }
   void OnMapEnd() override { close(); }
 
@@ -100,6 +104,8 @@ class Builder : public YAML::EventHandler {
     std::string key;
     Mark key_mark;
     bool skip_value = false;    // the value of a duplicate key is dropped
+    bool flow = false;          // [...] or {...}
+    int block_column = -1;      // of this block collection, or of the nearest one around this flow one
   };
 
   void problem(const YAML::Mark& m, const char* code, std::string msg) {
@@ -202,7 +208,16 @@ class Builder : public YAML::EventHandler {
     return pointer_child(f.pointer, f.key);
   }
 
-  void open(json container, const YAML::Mark& m) {
+  static std::size_t offset(const YAML::Mark& m) { return m.pos < 0 ? std::string_view::npos : static_cast<std::size_t>(m.pos); }
+
+  // Where the next node sits, for the strictness checks.
+  yaml_strict::Place place() const {
+    if (stack_.empty()) return {};
+    const Frame& f = stack_.back();
+    return {f.block_column, f.flow, !f.flow && f.value.is_object() && f.expecting_key};
+  }
+
+  void open(json container, const YAML::Mark& m, bool flow) {
     if (!stack_.empty() && stack_.back().value.is_object() && stack_.back().expecting_key)
       fatal(m, kSyntax, "mapping keys must be plain scalars");
     if (stack_.size() >= limits_.max_depth)
@@ -211,6 +226,10 @@ class Builder : public YAML::EventHandler {
       fatal(m, kSyntax, fmt::format("more than {} nodes; a record file is far smaller", limits_.max_nodes));
     if (!stack_.empty()) check_items(stack_.back(), m);
     Frame f{std::move(container), child_pointer()};
+    yaml_strict::Place at = place();
+    f.flow = flow;
+    f.block_column = flow ? at.block_column : strict_.block_column(offset(m), m.column);
+    if (flow) strict_.flow_collection(offset(m), at);
     starts_.push_back(to_mark_(m));
     stack_.push_back(std::move(f));
   }
@@ -232,6 +251,7 @@ class Builder : public YAML::EventHandler {
   const std::string& file_;
   const YamlLimits& limits_;
   YamlDocument& out_;
+  yaml_strict::Checker& strict_;
   std::vector<Frame> stack_;
   std::vector<Mark> starts_;
   std::size_t nodes_ = 0;
@@ -270,6 +290,21 @@ Mark byte_mark(std::string_view text, std::size_t pos) {
   for (std::size_t i = 0; i < pos; ++i)
     if (text[i] == '\n') { ++line; start = i + 1; }
   return {line, static_cast<int>(utf8_length(text.substr(start, pos - start))) + 1};
+}
+
+// What yaml-cpp let through and YAML 1.2 does not allow, located in one pass
+// over the text (issues come sorted by offset).
+void add_strict_issues(std::string_view text, const std::string& file, const yaml_strict::Checker& strict,
+                       YamlDocument& doc) {
+  int line = 1;
+  std::size_t pos = 0, line_start = 0;
+  for (const yaml_strict::Issue& issue : strict.issues()) {
+    std::size_t target = std::min(issue.pos, text.size());
+    for (; pos < target; ++pos)
+      if (text[pos] == '\n') ++line, line_start = pos + 1;
+    Mark mark{line, static_cast<int>(utf8_length(text.substr(line_start, target - line_start))) + 1};
+    doc.problems.push_back({kSyntax, file, mark, "", issue.message});
+  }
 }
 
 bool precheck(std::string_view text, const std::string& file, const YamlLimits& limits, YamlDocument& doc) {
@@ -368,11 +403,14 @@ YamlDocument read_yaml(std::string_view text, const std::string& file, const Yam
   MarkMap marks(text);
   std::string copy(text);
   std::istringstream in(copy);
-  Builder builder(marks, file, limits, doc);
+  yaml_strict::Checker strict(text);
+  strict.document_prefix();
+  Builder builder(marks, file, limits, doc, strict);
   try {
     YAML::Parser parser(in);
     if (!parser.HandleNextDocument(builder)) {
       doc.problems.push_back({kSyntax, file, {1, 1}, "", "empty file: expected one record (a YAML mapping)"});
+      add_strict_issues(text, file, strict, doc);
       return doc;
     }
     DocumentProbe probe(marks);
@@ -385,6 +423,7 @@ YamlDocument read_yaml(std::string_view text, const std::string& file, const Yam
   } catch (const std::exception& e) {
     doc.problems.push_back({kSyntax, file, {}, "", fmt::format("could not read YAML: {}", e.what())});
   }
+  add_strict_issues(text, file, strict, doc);
   doc.value = doc.problems.empty() || builder.root.is_object() ? std::move(builder.root) : nlohmann::json();
   return doc;
 }
