@@ -13,6 +13,7 @@
 #include "qsel/lint/errors.h"
 #include "qsel/lint/fixer.h"
 #include "qsel/lint/registry.h"
+#include "qsel/lint/snippet.h"
 #include "qsel/lint/workspace.h"
 
 namespace qsel {
@@ -67,6 +68,7 @@ LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& 
   for (Finding& f : all_findings(ws))
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
   sort_findings(report.findings);
+  attach_snippets(report.findings);  // the text report shows each finding's line; renderers read no files
   return report;
 }
 

@@ -19,6 +19,81 @@ std::string severity_text(Severity sev, const Style& s) {
   return sev == Severity::Error ? s.red("error") : s.yellow("warning");
 }
 
+// Terminal cells a printable code point takes: 0 for combining marks and
+// zero-width characters, 2 for East Asian wide and emoji, else 1.
+std::size_t cells(char32_t c) {
+  auto in = [c](char32_t lo, char32_t hi) { return c >= lo && c <= hi; };
+  if (in(0x0300, 0x036F) || in(0x1AB0, 0x1AFF) || in(0x1DC0, 0x1DFF) || in(0x20D0, 0x20FF) || in(0xFE20, 0xFE2F) ||
+      in(0x200B, 0x200F) || in(0xFE00, 0xFE0F) || c == 0x00AD || c == 0x2060 || c == 0xFEFF)
+    return 0;
+  if (in(0x1100, 0x115F) || in(0x2E80, 0x303E) || in(0x3041, 0x33FF) || in(0x3400, 0x4DBF) || in(0x4E00, 0x9FFF) ||
+      in(0xA000, 0xA4CF) || in(0xAC00, 0xD7A3) || in(0xF900, 0xFAFF) || in(0xFE30, 0xFE4F) || in(0xFF00, 0xFF60) ||
+      in(0xFFE0, 0xFFE6) || in(0x1F300, 0x1F64F) || in(0x1F900, 0x1F9FF) || in(0x20000, 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+char32_t decode(std::string_view u) {
+  auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(u[i])); };
+  if (u.size() == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+  if (u.size() == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
+
+// The snippet as printed (escaped, tabs as four spaces, "…" where it was cut)
+// and how many cells precede the finding's character, for the caret.
+struct ShownLine {
+  std::string text;
+  std::size_t caret = 0;
+};
+
+ShownLine show(const Snippet& sn) {
+  ShownLine out;
+  std::size_t width = 0;
+  if (sn.cut_before) {
+    out.text += "…";
+    width = 1;
+  }
+  std::string_view t = sn.text;
+  int index = 1;  // the character's 1-based column, as marks count them
+  bool placed = false;
+  for (std::size_t i = 0; i < t.size(); ++index) {
+    auto c = static_cast<unsigned char>(t[i]);
+    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    if (len > 1 && (i + len > t.size() || find_invalid_utf8(t.substr(i, len)) != std::string_view::npos)) len = 1;
+    std::string_view unit = t.substr(i, len);
+    std::string piece = unit == "\t" ? std::string(4, ' ') : printable(unit);
+    std::size_t w = piece != unit ? piece.size() : len == 1 ? 1 : cells(decode(unit));  // escapes are ASCII
+    if (index == sn.column) {
+      out.caret = width;
+      placed = true;
+    }
+    out.text += piece;
+    width += w;
+    i += len;
+  }
+  if (!placed) out.caret = sn.column < 1 ? 0 : width;  // past the end (an end-of-line mark): just after the text
+  if (sn.cut_after) out.text += "…";
+  return out;
+}
+
+// Under the finding's first line: its source line with a caret under the
+// column (when it has a position and its file could be read), then where to
+// read about the rule.
+std::string details(const Finding& f, const Style& s) {
+  std::size_t digits = f.mark.known() ? std::to_string(f.mark.line).size() : 1;
+  std::string pad(digits + 2, ' ');
+  std::string out;
+  if (f.mark.known() && f.snippet) {
+    ShownLine line = show(*f.snippet);
+    out += pad + s.cyan("|") + "\n";
+    out += " " + s.cyan(fmt::format("{} |", f.mark.line)) + (line.text.empty() ? "" : " " + line.text) + "\n";
+    std::string caret = f.severity == Severity::Error ? s.red("^") : s.yellow("^");
+    out += pad + s.cyan("|") + " " + std::string(line.caret, ' ') + caret + "\n";
+  }
+  return out + pad + s.cyan("=") + " see: qsel explain " + f.code + "\n\n";
+}
+
 }  // namespace
 
 std::string lint_summary_line(const LintReport& r) {
@@ -32,7 +107,8 @@ std::string render_lint_text(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
     out += fmt::format("{}: {}: {} {}\n", location(f, s), severity_text(f.severity, s), printable(f.message),
-                       s.dim(fmt::format("[{} {}]", f.code, f.name)));
+                       s.dim(fmt::format("[{} {}]", f.code, f.name))) +
+           details(f, s);
   return out + lint_summary_line(r) + "\n";
 }
 

@@ -24,20 +24,95 @@ TEST_CASE("seed state: the dangling format_ids, the seven wrong group sizes and 
   std::string p = std::string(kSeed) + "/";
   CHECK(r.out ==
         p + "benchmarks/bench-mlx-4bit-m3-max-llama.yaml:4:12: error: format_id \"mlx-quantized-4bit\" names no record; did you mean \"mlx-affine-4bit\"? [QS003 dangling-reference]\n" +
+        "   |\n" +
+        " 4 | format_id: mlx-quantized-4bit\n" +
+        "   |            ^\n" +
+        "   = see: qsel explain QS003\n" +
+        "\n" +
         p + "benchmarks/bench-mlx-4bit-m3-ultra-llama.yaml:4:12: error: format_id \"mlx-quantized-4bit\" names no record; did you mean \"mlx-affine-4bit\"? [QS003 dangling-reference]\n" +
+        "   |\n" +
+        " 4 | format_id: mlx-quantized-4bit\n" +
+        "   |            ^\n" +
+        "   = see: qsel explain QS003\n" +
+        "\n" +
         p + "benchmarks/bench-mlx-4bit-m4-max-llama.yaml:4:12: error: format_id \"mlx-quantized-4bit\" names no record; did you mean \"mlx-affine-4bit\"? [QS003 dangling-reference]\n" +
+        "   |\n" +
+        " 4 | format_id: mlx-quantized-4bit\n" +
+        "   |            ^\n" +
+        "   = see: qsel explain QS003\n" +
+        "\n" +
         p + "formats/gguf-iq4-xs.yaml:9:20: error: weight_group_size 256 is the IQ4_XS super-block; its scale group is 32 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q2-k.yaml:9:20: error: weight_group_size 256 is the Q2_K super-block; its scale group is 16 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q3-k-m.yaml:9:20: error: weight_group_size 256 is the Q3_K super-block; its scale group is 16 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q3-k-m.yaml:20:12: warning: bpw is contested: 3.4375 (Q3_K block struct) vs 3.91 measured on llama-2-7b; both are kept on purpose [QS005 contested-bpw]\n" +
+        "    |\n" +
+        " 20 |   - value: 3.91\n" +
+        "    |            ^\n" +
+        "    = see: qsel explain QS005\n" +
+        "\n" +
         p + "formats/gguf-q4-k-m.yaml:9:20: error: weight_group_size 256 is the Q4_K super-block; its scale group is 32 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q4-k-m.yaml:20:12: warning: bpw is contested: 4.5 (Q4_K block struct) vs 4.89 measured on llama-3.1-8b; both are kept on purpose [QS005 contested-bpw]\n" +
+        "    |\n" +
+        " 20 |   - value: 4.8944\n" +
+        "    |            ^\n" +
+        "    = see: qsel explain QS005\n" +
+        "\n" +
         p + "formats/gguf-q4-k-s.yaml:9:20: error: weight_group_size 256 is the Q4_K super-block; its scale group is 32 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q4-k-s.yaml:20:12: warning: bpw is contested: 4.5 (Q4_K block struct) vs 4.67 measured on llama-3.1-8b; both are kept on purpose [QS005 contested-bpw]\n" +
+        "    |\n" +
+        " 20 |   - value: 4.6672\n" +
+        "    |            ^\n" +
+        "    = see: qsel explain QS005\n" +
+        "\n" +
         p + "formats/gguf-q5-k-m.yaml:9:20: error: weight_group_size 256 is the Q5_K super-block; its scale group is 32 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q5-k-m.yaml:20:12: warning: bpw is contested: 5.5 (Q5_K block struct) vs 5.7 measured on llama-3.1-8b; both are kept on purpose [QS005 contested-bpw]\n" +
+        "    |\n" +
+        " 20 |   - value: 5.7036\n" +
+        "    |            ^\n" +
+        "    = see: qsel explain QS005\n" +
+        "\n" +
         p + "formats/gguf-q6-k.yaml:9:20: error: weight_group_size 256 is the Q6_K super-block; its scale group is 16 [QS004 kquant-group-size]\n" +
+        "   |\n" +
+        " 9 | weight_group_size: 256\n" +
+        "   |                    ^\n" +
+        "   = see: qsel explain QS004\n" +
+        "\n" +
         p + "formats/gguf-q6-k.yaml:20:12: warning: bpw is contested: 6.5625 (Q6_K block struct) vs 6.563 measured on llama-3.1-8b; both are kept on purpose [QS005 contested-bpw]\n" +
+        "    |\n" +
+        " 20 |   - value: 6.5633\n" +
+        "    |            ^\n" +
+        "    = see: qsel explain QS005\n" +
+        "\n" +
         "10 errors, 5 warnings in 17 records (17 files)\n");
 }
 

@@ -17,6 +17,16 @@ struct Fix {
   std::string new_text;
 };
 
+// The source line a finding points into, looked up by the linter (renderers
+// read no files): the line without its line break, or, when the line is long,
+// a window of it around the column.
+struct Snippet {
+  std::string text;         // raw bytes from the file: escape before printing
+  int column = 0;           // 1-based character column of the finding within `text`
+  bool cut_before = false;  // the line goes on before `text`
+  bool cut_after = false;   // and after it
+};
+
 struct Finding {
   std::string code;     // "QS004"
   std::string name;     // "kquant-group-size"
@@ -26,6 +36,7 @@ struct Finding {
   std::string record;   // record id when known
   std::string message;  // one line, no location prefix
   std::optional<Fix> fix;
+  std::optional<Snippet> snippet;  // for findings with a position in a readable file
 };
 
 using Findings = std::vector<Finding>;

@@ -14,7 +14,18 @@
 
 namespace qsel {
 
-// `path:line:col: severity: message [CODE name]` per finding, then the summary line.
+// Per finding `path:line:col: severity: message [CODE name]`, then its source
+// line with a caret under the column (when the finding carries a snippet),
+// `= see: qsel explain CODE` and a blank line; then the summary line:
+//
+//   data/formats/q.yaml:9:20: error: weight_group_size 256 ... [QS004 kquant-group-size]
+//      |
+//    9 | weight_group_size: 256
+//      |                    ^
+//      = see: qsel explain QS004
+//
+// The line is escaped like all record text, tabs print as four spaces, and the
+// caret counts terminal cells (wide characters take two).
 std::string render_lint_text(const LintReport& report, const Style& style);
 // "0 errors, 5 warnings in 290 records (290 files)".
 std::string lint_summary_line(const LintReport& report);
