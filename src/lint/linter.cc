@@ -19,9 +19,11 @@
 namespace qsel {
 namespace {
 
-Findings all_findings(const Workspace& ws) {
+// Consumes the workspace's corpus: the graph takes it instead of a copy (a
+// copy doubled lint's peak memory on large corpora). Counts are taken before.
+Findings all_findings(Workspace& ws) {
   Findings out = loader_findings(ws.corpus.problems);
-  Graph graph(ws.corpus);
+  Graph graph(std::move(ws.corpus));
   Findings checked = run_checks(graph);
   out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
   return out;
