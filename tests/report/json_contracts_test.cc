@@ -373,7 +373,8 @@ TEST_CASE("json_contracts: each schema rejects a document missing a required key
     std::string schema = schema_for(args);
     INFO(schema << " on qsel " << args[0] << " " << args[1]);
     REQUIRE(violations(schema, doc).empty());
-    for (const auto& k : schema_doc(schema)["required"]) cs.keys.push_back(k.get<std::string>());
+    const json required = schema_doc(schema)["required"];  // a copy: the temporary document dies here
+    for (const auto& k : required) cs.keys.push_back(k.get<std::string>());
     for (const auto& key : cs.keys) {
       INFO("without \"" << key << "\"");
       REQUIRE(doc.contains(key));
@@ -390,7 +391,8 @@ TEST_CASE("json_contracts: each schema rejects a document missing a required key
   auto r = run_cli({"explain", "awq", "--on", "rtx-3090", "--format", "json"});
   json doc = json::parse(r.out);
   REQUIRE(violations("explain-format.schema.json", doc).empty());
-  for (const auto& k : schema_doc("explain-format.schema.json")["required"]) {
+  const json single_required = schema_doc("explain-format.schema.json")["required"];
+  for (const auto& k : single_required) {
     json broken = doc;
     broken.erase(k.get<std::string>());
     CHECK_FALSE(violations("explain-format.schema.json", broken).empty());
