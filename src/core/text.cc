@@ -117,21 +117,42 @@ void compress(std::uint32_t h[8], const unsigned char* block) {
 }
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-  std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::string msg(data);
-  std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  msg.push_back(static_cast<char>(0x80));
-  while (msg.size() % 64 != 56) msg.push_back('\0');
-  for (int i = 7; i >= 0; --i) msg.push_back(static_cast<char>((bits >> (8 * i)) & 0xFF));
-  for (std::size_t off = 0; off < msg.size(); off += 64)
-    compress(h, reinterpret_cast<const unsigned char*>(msg.data() + off));
-  static const char* hex = "0123456789abcdef";
+void Sha256::update(std::string_view data) {
+  total_ += data.size();
+  while (!data.empty()) {
+    std::size_t take = std::min(data.size(), sizeof block_ - used_);
+    std::copy_n(data.data(), take, block_ + used_);
+    used_ += take;
+    data.remove_prefix(take);
+    if (used_ == sizeof block_) {
+      compress(h_, block_);
+      used_ = 0;
+    }
+  }
+}
+
+std::string Sha256::hex() {
+  std::uint64_t bits = total_ * 8;
+  block_[used_++] = 0x80;
+  if (used_ > 56) {
+    std::fill(block_ + used_, block_ + 64, 0);
+    compress(h_, block_);
+    used_ = 0;
+  }
+  std::fill(block_ + used_, block_ + 56, 0);
+  for (int i = 0; i < 8; ++i) block_[56 + i] = static_cast<unsigned char>(bits >> (8 * (7 - i)));
+  compress(h_, block_);
+  static const char* digits = "0123456789abcdef";
   std::string out;
-  for (auto v : h)
-    for (int i = 28; i >= 0; i -= 4) out.push_back(hex[(v >> i) & 0xF]);
+  for (auto v : h_)
+    for (int i = 28; i >= 0; i -= 4) out.push_back(digits[(v >> i) & 0xF]);
   return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 s;
+  s.update(data);
+  return s.hex();
 }
 
 namespace {

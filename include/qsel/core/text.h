@@ -1,6 +1,7 @@
 // Small text utilities shared by the loader, the graph and the reports.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,5 +39,20 @@ std::string printable_lines(std::string_view text);
 
 // Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
+
+// SHA-256 fed piece by piece (the corpus digest hashes every file in order
+// without holding them all in one buffer); hex() gives sha256_hex() of the
+// concatenation and ends the hash.
+class Sha256 {
+ public:
+  void update(std::string_view data);
+  std::string hex();
+
+ private:
+  std::uint32_t h_[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  unsigned char block_[64] = {};
+  std::size_t used_ = 0;
+  std::uint64_t total_ = 0;
+};
 
 }  // namespace qsel
