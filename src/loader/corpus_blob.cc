@@ -12,10 +12,17 @@ namespace {
 // thousands of tiny JSON arrays would dominate start-up.
 constexpr char kField = '\x1f', kEntry = '\x1e';
 
-std::string pack_marks(const std::unordered_map<std::string, Mark>& m) {
+// "pointer\x1fline\x1fcolumn\x1fkeyline\x1fkeycolumn\x1e", in pointer order.
+std::string pack_marks(const Marks& m) {
   std::string out;
-  for (const auto& [ptr, mark] : m)
-    out += ptr + kField + std::to_string(mark.line) + kField + std::to_string(mark.column) + kEntry;
+  m.for_each([&](std::string_view ptr, Mark value, Mark key) {
+    out.append(ptr);
+    for (int v : {value.line, value.column, key.line, key.column}) {
+      out += kField;
+      out += std::to_string(v);
+    }
+    out += kEntry;
+  });
   return out;
 }
 
@@ -25,19 +32,22 @@ int read_int(std::string_view s, std::size_t& i) {
   return v;
 }
 
-void unpack_marks(std::string_view s, std::unordered_map<std::string, Mark>& m) {
+void unpack_marks(std::string_view s, Marks& m) {
   std::size_t i = 0;
   while (i < s.size()) {
     std::size_t f = s.find(kField, i);
     if (f == std::string_view::npos) throw std::runtime_error("embedded corpus: corrupt marks");
-    std::string ptr(s.substr(i, f - i));
+    std::string_view ptr = s.substr(i, f - i);
     i = f + 1;
-    int line = read_int(s, i);
-    ++i;
-    int col = read_int(s, i);
-    ++i;
-    m.emplace(std::move(ptr), Mark{line, col});
+    int v[4] = {};
+    for (int& x : v) {
+      x = read_int(s, i);
+      ++i;
+    }
+    if (v[0] > 0) m.set_value(ptr, {v[0], v[1]});
+    if (v[2] > 0) m.set_key(ptr, {v[2], v[3]});
   }
+  m.finish();
 }
 
 }  // namespace
@@ -47,17 +57,17 @@ std::string encode_corpus(const Corpus& corpus, const std::map<std::string, json
   json recs = json::array();
   for (const auto& r : corpus.records)
     recs.push_back({{"file", r.file}, {"kind", kind_name(r.kind)}, {"data", r.data},
-                    {"marks", pack_marks(r.marks.value)}, {"keys", pack_marks(r.marks.key)}});
+                    {"marks", pack_marks(r.marks)}});
   json texts = json::object();  // schemas as text: parsed only when a --data corpus needs them
   for (const auto& [k, s] : schemas) texts[k] = s.dump();
-  json doc = {{"format", 3}, {"files", corpus.files}, {"digest", corpus.digest}, {"schemas", texts}, {"docs", docs}, {"records", recs}};
+  json doc = {{"format", 4}, {"files", corpus.files}, {"digest", corpus.digest}, {"schemas", texts}, {"docs", docs}, {"records", recs}};
   auto bytes = json::to_msgpack(doc);
   return std::string(bytes.begin(), bytes.end());
 }
 
 DecodedBlob decode_corpus(std::string_view blob, bool with_schemas) {
   json doc = json::from_msgpack(blob.begin(), blob.end());
-  if (doc.value("format", 0) != 3) throw std::runtime_error("embedded corpus has an unknown format version");
+  if (doc.value("format", 0) != 4) throw std::runtime_error("embedded corpus has an unknown format version");
   DecodedBlob out;
   out.corpus.origin = "embedded";
   out.corpus.files = doc["files"].get<std::size_t>();
@@ -72,8 +82,7 @@ DecodedBlob decode_corpus(std::string_view blob, bool with_schemas) {
     r.kind = *parse_kind(j["kind"].get<std::string>());
     r.file = j["file"].get<std::string>();
     r.data = std::move(j["data"]);
-    unpack_marks(j["marks"].get_ref<const std::string&>(), r.marks.value);
-    unpack_marks(j["keys"].get_ref<const std::string&>(), r.marks.key);
+    unpack_marks(j["marks"].get_ref<const std::string&>(), r.marks);
     fill_common(r);
     out.corpus.records.push_back(std::move(r));
   }

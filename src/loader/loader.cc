@@ -206,29 +206,6 @@ bool all_digits(const std::string& t) {
   return !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Marks keyed under `array`/k for k > index move to k-1, so a removed list item
-// does not shift every later finding's location.
-void shift_marks(std::unordered_map<std::string, Mark>& marks, const std::string& array, std::size_t index) {
-  std::unordered_map<std::string, Mark> out;
-  out.reserve(marks.size());
-  for (auto& [ptr, m] : marks) {
-    if (ptr.size() > array.size() + 1 && ptr.compare(0, array.size() + 1, array + "/") == 0) {
-      std::size_t end = ptr.find('/', array.size() + 1);
-      std::string tok = ptr.substr(array.size() + 1, end == std::string::npos ? std::string::npos : end - array.size() - 1);
-      if (all_digits(tok)) {
-        std::size_t k = std::stoul(tok);
-        if (k == index) continue;
-        if (k > index) {
-          out[array + "/" + std::to_string(k - 1) + (end == std::string::npos ? "" : ptr.substr(end))] = m;
-          continue;
-        }
-      }
-    }
-    out[ptr] = m;
-  }
-  marks = std::move(out);
-}
-
 // Removes the values the schema problems point at (unknown fields, wrong types,
 // bad list items). False when a problem cannot be removed: a missing required
 // field, the id, the whole document.
@@ -259,14 +236,11 @@ bool without_offending_values(nlohmann::json& doc, Marks& marks, const Problems&
     std::string ptr = pointer_of(t, t.size());
     if (parent->is_object()) {
       parent->erase(t.back());
-      marks.value.erase(ptr);
-      marks.key.erase(ptr);
+      marks.erase(ptr);
     } else if (parent->is_array() && all_digits(t.back()) && std::stoul(t.back()) < parent->size()) {
       std::size_t index = std::stoul(t.back());
       parent->erase(parent->begin() + static_cast<std::ptrdiff_t>(index));
-      std::string array = pointer_of(t, t.size() - 1);
-      shift_marks(marks.value, array, index);
-      shift_marks(marks.key, array, index);
+      marks.remove_item(pointer_of(t, t.size() - 1), index);
     }
   }
   return true;

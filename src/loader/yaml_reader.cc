@@ -152,7 +152,7 @@ class Builder : public YAML::EventHandler {
     if (++nodes_ > limits_.max_nodes)
       fatal(m, kSyntax, fmt::format("more than {} nodes; a record file is far smaller", limits_.max_nodes));
     if (stack_.empty()) {
-      out_.marks.value[""] = to_mark_(m);
+      out_.marks.set_value("", to_mark_(m));
       root = std::move(value);
       return;
     }
@@ -181,23 +181,22 @@ class Builder : public YAML::EventHandler {
     f.expecting_key = false;
     f.skip_value = f.value.contains(f.key);
     if (f.skip_value) {
-      Mark first = out_.marks.key[pointer_child(f.pointer, f.key)];
+      Mark first = out_.marks.key(pointer_child(f.pointer, f.key)).value_or(Mark{});
       fail(m, kDupKey, fmt::format("duplicate key {} (first defined at line {})", quote_value(f.key), first.line));
     }
   }
 
   void store(Frame& f, json value, Mark mark) {
     if (f.value.is_array()) {
-      std::string ptr = pointer_child(f.pointer, std::to_string(f.value.size()));
-      out_.marks.value[ptr] = mark;
+      out_.marks.set_value(pointer_child(f.pointer, std::to_string(f.value.size())), mark);
       f.value.push_back(std::move(value));
       return;
     }
     f.expecting_key = true;
     if (f.skip_value) return;
     std::string ptr = pointer_child(f.pointer, f.key);
-    out_.marks.value[ptr] = mark;
-    out_.marks.key[ptr] = f.key_mark;
+    out_.marks.set_value(ptr, mark);
+    out_.marks.set_key(ptr, f.key_mark);
     f.value[f.key] = std::move(value);
   }
 
@@ -240,7 +239,7 @@ class Builder : public YAML::EventHandler {
     Mark mark = starts_.back();
     starts_.pop_back();
     if (stack_.empty()) {
-      out_.marks.value[""] = mark;
+      out_.marks.set_value("", mark);
       root = std::move(f.value);
       return;
     }
@@ -424,6 +423,7 @@ YamlDocument read_yaml(std::string_view text, const std::string& file, const Yam
     doc.problems.push_back({kSyntax, file, {}, "", fmt::format("could not read YAML: {}", e.what())});
   }
   add_strict_issues(text, file, strict, doc);
+  doc.marks.finish();
   doc.value = doc.problems.empty() || builder.root.is_object() ? std::move(builder.root) : nlohmann::json();
   return doc;
 }

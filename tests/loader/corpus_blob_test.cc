@@ -15,7 +15,7 @@ TEST_CASE("corpus_blob: the embedded corpus is exactly what data/ loads to (not 
     INFO(fresh.records[i].file);
     CHECK(emb.records[i].id == fresh.records[i].id);
     CHECK(emb.records[i].data == fresh.records[i].data);
-    CHECK(emb.records[i].marks.value == fresh.records[i].marks.value);
+    CHECK(emb.records[i].marks == fresh.records[i].marks);
   }
 }
 
@@ -32,8 +32,7 @@ TEST_CASE("corpus_blob: encode then decode round-trips records, marks and digest
   const Record& r = decoded.corpus.records[0];
   CHECK(r.id == "x");
   CHECK(r.aliases == std::vector<std::string>{"X1"});
-  CHECK(r.marks.value == c.records[0].marks.value);
-  CHECK(r.marks.key == c.records[0].marks.key);
+  CHECK(r.marks == c.records[0].marks);
   CHECK(decoded.corpus.digest == c.digest);
   CHECK(decoded.corpus.origin == "embedded");
 }
