@@ -12,6 +12,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "qsel/core/text.h"
+#include "yaml_block.h"
 #include "yaml_strict.h"
 
 namespace qsel {
@@ -397,6 +398,13 @@ json resolve_plain_scalar(const std::string& s) {
 }
 
 YamlDocument read_yaml(std::string_view text, const std::string& file, const YamlLimits& limits) {
+  YamlDocument doc;
+  if (!precheck(text, file, limits, doc)) return doc;
+  if (auto fast = yaml_block::read(text, limits)) return std::move(*fast);
+  return read_yaml_general(text, file, limits);
+}
+
+YamlDocument read_yaml_general(std::string_view text, const std::string& file, const YamlLimits& limits) {
   YamlDocument doc;
   if (!precheck(text, file, limits, doc)) return doc;
   MarkMap marks(text);

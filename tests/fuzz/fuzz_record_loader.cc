@@ -1,10 +1,16 @@
 // libFuzzer harness: one record file through the strict YAML reader and the
 // schema of its kind (the first byte picks the kind). Any crash, sanitizer
 // report, timeout or unbounded allocation is a bug; problems are expected.
+//
+// It also holds the fast block reader to the general one: wherever the fast
+// reader answers, the general reader must find no problem and give the same
+// value and the same marks, or the harness aborts.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
+#include "loader/yaml_block.h"
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/loader/loader.h"
 
@@ -16,5 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   qsel::Problems problems;
   qsel::load_record(text, "fuzz.yaml", kind, schemas, problems);
+
+  qsel::YamlDocument general = qsel::read_yaml_general(text, "fuzz.yaml");
+  bool prechecked = general.problems.empty() || (general.problems[0].code != "QS010" && general.problems[0].code != "QS011");
+  if (prechecked) {
+    if (auto fast = qsel::yaml_block::read(text, qsel::YamlLimits{})) {
+      if (!general.problems.empty() || fast->value != general.value || !(fast->marks == general.marks)) std::abort();
+    }
+  }
   return 0;
 }

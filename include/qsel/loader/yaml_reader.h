@@ -31,8 +31,14 @@ struct YamlDocument {
   bool ok() const { return problems.empty(); }
 };
 
-// `file` is used only to label problems.
+// `file` is used only to label problems. Files in the block subset that
+// records are written in take a fast reader (src/loader/yaml_block.h); every
+// other file, and every file with a problem, takes the general one.
 YamlDocument read_yaml(std::string_view text, const std::string& file, const YamlLimits& limits = {});
+
+// Always the general reader (yaml-cpp and the strictness checks): what the fast
+// reader is held to in tests and fuzzing.
+YamlDocument read_yaml_general(std::string_view text, const std::string& file, const YamlLimits& limits = {});
 
 // The YAML 1.2 core-schema value of a plain scalar ("010" -> 10, "no" -> "no").
 nlohmann::json resolve_plain_scalar(const std::string& text);
