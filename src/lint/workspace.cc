@@ -63,11 +63,24 @@ bool Workspace::in_scope(const std::string& file) const {
   if (auto it = in_scope_cache_.find(file); it != in_scope_cache_.end()) return it->second;
   // A file is in scope when it sits under a linted path as written (a symlink
   // inside the tree counts as inside, wherever it points) or as resolved.
+  // Resolving costs a syscall per path component, so it is done once per
+  // folder; only a file that is itself a symlink is resolved on its own.
+  fs::path p(file);
+  auto [dir, fresh] = folder_cache_.try_emplace(p.parent_path().string());
+  if (fresh) {
+    std::error_code ec;
+    fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    fs::path abs = fs::absolute(parent, ec);
+    dir->second.written_ok = !ec;
+    dir->second.written = ec ? fs::path() : abs.lexically_normal();
+    dir->second.resolved = canonical_or_absolute(parent);
+  }
+  const Folder& d = dir->second;
   std::error_code ec;
-  fs::path lexical = fs::absolute(file, ec).lexically_normal();
-  fs::path c = canonical_or_absolute(file);
+  fs::path lexical = d.written / p.filename();
+  fs::path c = fs::is_symlink(fs::symlink_status(p, ec)) ? canonical_or_absolute(file) : d.resolved / p.filename();
   bool in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); }) ||
-            std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return !ec && under(lexical, s); });
+            std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return d.written_ok && under(lexical, s); });
   return in_scope_cache_[file] = in;
 }
 
@@ -96,7 +109,7 @@ Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet&
     ws.scope_as_written.push_back(fs::absolute(p, ec).lexically_normal());
     fs::path root = corpus_root(p);
     if (!roots_seen.insert(canonical_or_absolute(root)).second) continue;
-    merge(ws.corpus, load_corpus(root, schemas));
+    merge(ws.corpus, load_corpus(root, schemas, YamlLimits{}, 0, /*with_digest=*/false));
   }
   if (roots_seen.size() > 1) drop_duplicate_ids(ws.corpus);
   ws.corpus.origin = fmt::format("{}", fmt::join(paths, " "));

@@ -97,8 +97,10 @@ std::string unloadable(const fs::path& p, const fs::path& root) {
 }
 
 // The entries of `dir`, sorted, or a problem when it cannot be listed. Never throws.
-std::vector<fs::path> entries(const fs::path& dir, Corpus& corpus) {
-  std::vector<fs::path> out;
+// Each entry keeps the file type the directory listing gave, so a plain record
+// file costs no stat call before it is opened.
+std::vector<fs::directory_entry> entries(const fs::path& dir, Corpus& corpus) {
+  std::vector<fs::directory_entry> out;
   std::error_code ec;
   fs::directory_iterator it(dir, ec), end;
   if (ec) {
@@ -110,16 +112,22 @@ std::vector<fs::path> entries(const fs::path& dir, Corpus& corpus) {
       corpus.problems.push_back({kUnreadable, shown_path(dir), {}, "", fmt::format("cannot list the folder: {}", ec.message())});
       break;
     }
-    out.push_back(it->path());
+    out.push_back(*it);
     if (out.size() > 1000000) break;  // a folder of a million entries is no corpus
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
   return out;
 }
 
 void collect_kind_folder(const fs::path& dir, Kind kind, const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus) {
-  for (const auto& p : entries(dir, corpus)) {
+  for (const auto& e : entries(dir, corpus)) {
+    const fs::path& p = e.path();
     if (!is_record_file(p)) continue;
+    std::error_code e1, e2;
+    if (!e.is_symlink(e1) && !e1 && e.is_regular_file(e2) && !e2) {  // the listing's own type: no syscall
+      out.push_back({p, kind});
+      continue;
+    }
     if (std::string why = unloadable(p, root); !why.empty()) {
       corpus.problems.push_back({kUnreadable, shown_path(p), {}, "", why});
       continue;
@@ -150,7 +158,8 @@ void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus)
     collect_kind_folder(root, *kind, root, out, corpus);
     return;
   }
-  for (const auto& p : entries(root, corpus)) {
+  for (const auto& entry : entries(root, corpus)) {
+    const fs::path& p = entry.path();
     std::error_code e2;
     if (!fs::is_directory(fs::status(p, e2)) || e2) continue;
     std::string name = p.filename().string();
@@ -165,7 +174,7 @@ void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus)
       continue;
     }
     bool has_yaml = false;
-    for (const auto& f : entries(p, corpus)) has_yaml = has_yaml || is_record_file(f);
+    for (const auto& f : entries(p, corpus)) has_yaml = has_yaml || is_record_file(f.path());
     if (!has_yaml) continue;
     std::vector<std::string> plurals;
     for (const auto& k : all_kinds()) plurals.push_back(k.plural);
@@ -322,28 +331,33 @@ namespace {
 // come out exactly as a one-thread loop over the files would give them.
 struct FileOutcome {
   bool read = false;
-  std::string text;  // kept only until the digest has taken it
+  std::string digest;  // sha256 of the file's kind folder, name, size and bytes
   std::optional<Record> record;
   RecordStub stub;
   Problems problems;
 };
 
-void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, FileOutcome& o) {
+void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, bool digest, FileOutcome& o) {
   std::string shown = shown_path(f.path);
-  if (!read_file(f.path, o.text, limits.max_bytes)) {
+  std::string text;
+  if (!read_file(f.path, text, limits.max_bytes)) {
     o.problems.push_back({kUnreadable, shown, {}, "", "cannot read file"});
     return;
   }
   o.read = true;
-  o.record = load_record(o.text, shown, f.kind, schemas, o.problems, limits, &o.stub);
+  if (digest) {
+    Sha256 h;
+    h.update(fmt::format("{}\n{}\n{}\n", kind_plural(f.kind), f.path.filename().string(), text.size()));
+    h.update(text);
+    o.digest = h.hex();
+  }
+  o.record = load_record(text, shown, f.kind, schemas, o.problems, limits, &o.stub);
 }
 
 void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& digest) {
   ++corpus.files;
-  if (o.read) {
-    digest.update(fmt::format("{}\n{}\n{}\n", kind_plural(f.kind), f.path.filename().string(), o.text.size()));
-    digest.update(o.text);
-  }
+  (void)f;
+  if (o.read) digest.update(o.digest);  // each file hashed on its own thread; the corpus digest hashes those in order
   for (auto& p : o.problems) corpus.problems.push_back(std::move(p));
   if (o.record) corpus.records.push_back(std::move(*o.record));
   else if (!o.stub.id.empty()) corpus.unvalidated.push_back(std::move(o.stub));
@@ -358,7 +372,8 @@ unsigned threads_for(std::size_t files, unsigned requested) {
 
 }  // namespace
 
-Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits, unsigned threads) {
+Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits, unsigned threads,
+                   bool with_digest) {
   Corpus corpus;
   corpus.origin = shown_path(root);
   std::error_code ec;
@@ -384,7 +399,7 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
     try {
       for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
         auto o = std::make_unique<FileOutcome>();
-        load_file(files[i], schemas, limits, *o);
+        load_file(files[i], schemas, limits, with_digest, *o);
         std::lock_guard lock(mutex);
         parked[i] = std::move(o);
         for (; merged < files.size() && parked[merged]; ++merged) {
@@ -404,7 +419,7 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
   for (auto& h : helpers) h.join();
   if (failure) std::rethrow_exception(failure);
 
-  corpus.digest = digest.hex();
+  if (with_digest) corpus.digest = digest.hex();
   drop_duplicate_ids(corpus);
   return corpus;
 }

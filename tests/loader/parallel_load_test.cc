@@ -52,10 +52,13 @@ std::string expected_digest(const fs::path& corpus) {
       if (e.path().extension() == ".yaml" || e.path().extension() == ".yml") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
+  // Each file is hashed on its own (kind folder, name, size, bytes); the digest
+  // is the hash of those hashes in path order.
   std::string all;
   for (const auto& f : files) {
     std::string text = qsel::test::read_text(f);
-    all += f.parent_path().filename().string() + "\n" + f.filename().string() + "\n" + std::to_string(text.size()) + "\n" + text;
+    all += sha256_hex(f.parent_path().filename().string() + "\n" + f.filename().string() + "\n" +
+                      std::to_string(text.size()) + "\n" + text);
   }
   return sha256_hex(all);
 }

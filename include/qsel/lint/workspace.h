@@ -23,7 +23,12 @@ struct Workspace {
   std::size_t records_in_scope() const;
 
  private:
+  struct Folder {
+    std::filesystem::path written, resolved;  // absolute as written; canonical
+    bool written_ok = false;
+  };
   mutable std::unordered_map<std::string, bool> in_scope_cache_;  // canonical paths cost syscalls
+  mutable std::unordered_map<std::string, Folder> folder_cache_;
 };
 
 // Throws LintInputError when a path does not exist.

@@ -41,9 +41,11 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
 
 // `root` is a corpus directory, or a kind folder, or a single record file.
 // Files are loaded on `threads` threads (0: one per core); the result is the
-// same, in the same order, whatever the number.
+// same, in the same order, whatever the number. Without `with_digest` the
+// corpus digest is left empty (lint has no use for it and it costs a hash of
+// every byte).
 Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {},
-                   unsigned threads = 0);
+                   unsigned threads = 0, bool with_digest = true);
 
 // Adds QS002 problems for repeated ids and keeps the first record of each id.
 void drop_duplicate_ids(Corpus& corpus);
