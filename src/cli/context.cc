@@ -25,7 +25,7 @@ Style Context::style() const {
   return s;
 }
 
-const std::map<std::string, nlohmann::json>& Context::schemas() { return embedded().schemas; }
+const std::map<std::string, nlohmann::json>& Context::schemas() { return embedded_schemas(); }
 
 const Graph& Context::graph() {
   if (graph_) return *graph_;

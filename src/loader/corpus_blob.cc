@@ -65,6 +65,14 @@ std::string encode_corpus(const Corpus& corpus, const std::map<std::string, json
   return std::string(bytes.begin(), bytes.end());
 }
 
+std::map<std::string, json> decode_schemas(std::string_view blob) {
+  json doc = json::from_msgpack(blob.begin(), blob.end());
+  if (doc.value("format", 0) != 4) throw std::runtime_error("embedded corpus has an unknown format version");
+  std::map<std::string, json> out;
+  for (auto& [k, s] : doc["schemas"].items()) out[k] = json::parse(s.get_ref<const std::string&>());
+  return out;
+}
+
 DecodedBlob decode_corpus(std::string_view blob, bool with_schemas) {
   json doc = json::from_msgpack(blob.begin(), blob.end());
   if (doc.value("format", 0) != 4) throw std::runtime_error("embedded corpus has an unknown format version");

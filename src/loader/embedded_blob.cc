@@ -34,6 +34,11 @@ const DecodedBlob& embedded() {
   return *decoded;
 }
 
+const std::map<std::string, nlohmann::json>& embedded_schemas() {
+  static const auto* schemas = new std::map<std::string, nlohmann::json>(decode_schemas(embedded_blob()));  // lives until exit
+  return *schemas;
+}
+
 const Graph& embedded_graph() {
   static const Graph* graph = new Graph(std::move(decode_corpus(embedded_blob(), false).corpus));  // lives until exit
   return *graph;

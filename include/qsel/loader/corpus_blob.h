@@ -22,10 +22,14 @@ struct DecodedBlob {
   std::map<std::string, std::string> docs;
 };
 DecodedBlob decode_corpus(std::string_view blob, bool with_schemas = true);
+// Only the schemas: what a corpus read from disk needs, without keeping the
+// embedded records in memory beside it.
+std::map<std::string, nlohmann::json> decode_schemas(std::string_view blob);
 
 // The blob compiled into this binary, and its decoded corpus (decoded once).
 std::string_view embedded_blob();
 const DecodedBlob& embedded();
+const std::map<std::string, nlohmann::json>& embedded_schemas();
 
 class Graph;
 // The embedded corpus as a graph, built once per process straight from the blob
