@@ -1,7 +1,9 @@
 #include "qsel/graph/graph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <thread>
 
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
@@ -17,8 +19,32 @@ std::string normalize_name(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// Every record's references. Finding them walks each record's fields, so a
+// large corpus (lint at scale) spreads the records over the cores; the
+// embedded corpus is small enough that a thread would cost more than it saves.
+std::vector<std::vector<FoundReference>> all_references(const std::vector<Record>& recs) {
+  std::vector<std::vector<FoundReference>> out(recs.size());
+  unsigned threads = recs.size() < 4096 ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    constexpr std::size_t kChunk = 256;
+    for (std::size_t from; (from = next.fetch_add(kChunk)) < recs.size();)
+      for (std::size_t i = from; i < std::min(from + kChunk, recs.size()); ++i) out[i] = references_of(recs[i]);
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers) h.join();
+  return out;
+}
+
+}  // namespace
+
 Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
   const auto& recs = corpus_.records;
+  std::vector<std::vector<FoundReference>> refs = all_references(recs);
   out_.resize(recs.size());
   in_.resize(recs.size());
   for (std::size_t i = 0; i < recs.size(); ++i) by_id_.emplace(recs[i].id, i);
@@ -31,7 +57,7 @@ Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
       if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
     }
     if (r.kind == Kind::Accelerator && !r.str("family").empty()) by_family_[normalize_name(r.str("family"))].push_back(i);
-    for (const auto& ref : references_of(r)) {
+    for (const auto& ref : refs[i]) {
       Edge e{i, std::nullopt, false, ref.id, ref.field->label, ref.pointer, ref.field};
       if (auto it = by_id_.find(ref.id); it != by_id_.end()) {
         const auto& allowed = ref.field->to;

@@ -76,11 +76,13 @@ bool Workspace::in_scope(const std::string& file) const {
     dir->second.resolved = canonical_or_absolute(parent);
   }
   const Folder& d = dir->second;
-  std::error_code ec;
   fs::path lexical = d.written / p.filename();
-  fs::path c = fs::is_symlink(fs::symlink_status(p, ec)) ? canonical_or_absolute(file) : d.resolved / p.filename();
-  bool in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); }) ||
-            std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return d.written_ok && under(lexical, s); });
+  bool in = d.written_ok && std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return under(lexical, s); });
+  if (!in) {  // only then is the file's own resolution worth its syscalls
+    std::error_code ec;
+    fs::path c = fs::is_symlink(fs::symlink_status(p, ec)) ? canonical_or_absolute(file) : d.resolved / p.filename();
+    in = std::any_of(scope.begin(), scope.end(), [&](const fs::path& s) { return under(c, s); });
+  }
   return in_scope_cache_[file] = in;
 }
 

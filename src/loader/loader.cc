@@ -115,7 +115,9 @@ std::vector<fs::directory_entry> entries(const fs::path& dir, Corpus& corpus) {
     out.push_back(*it);
     if (out.size() > 1000000) break;  // a folder of a million entries is no corpus
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+  // One folder's entries differ only in their last name: comparing the names
+  // as strings gives path order without path's component-wise compare.
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path().native() < b.path().native(); });
   return out;
 }
 
@@ -382,8 +384,7 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
     return corpus;
   }
   std::vector<FileToLoad> files;
-  collect(root, files, corpus);
-  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  collect(root, files, corpus);  // in path order: folders and their files are listed sorted
   corpus.records.reserve(files.size());
 
   // Each thread takes the next file, loads it, and parks the outcome; whoever
