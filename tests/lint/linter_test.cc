@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "lint/lint_support.h"
+#include "qsel/lint/check.h"
 
 using namespace qsel;
 using namespace qsel::test;
@@ -63,4 +66,41 @@ TEST_CASE("linter: a baseline hides known findings and only new ones fail", "[li
   CHECK(r.baselined == 1);
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].record == "b");
+}
+
+TEST_CASE("linter: a corpus past the parallel thresholds gives what one thread gives", "[lint][linter][scale]") {
+  // data/ plus 4,200 copies of its gotchas under new ids (the references,
+  // checks and teardown of a corpus this size run on several threads), every
+  // 100th copy filed under a name that is not its id: one QS012 each.
+  TempDir d;
+  std::filesystem::copy(source_dir() + "/data", d.path(), std::filesystem::copy_options::recursive);
+  std::vector<std::pair<std::string, std::string>> gotchas;  // id, text
+  for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/data/gotchas"))
+    gotchas.emplace_back(e.path().stem().string(), read_text(e.path()));
+  std::sort(gotchas.begin(), gotchas.end());
+  REQUIRE(!gotchas.empty());
+  std::size_t misnamed = 0;
+  for (std::size_t k = 0; k < 4200; ++k) {
+    const auto& [id, text] = gotchas[k % gotchas.size()];
+    std::string copy = id.substr(0, 60) + "-copy" + std::to_string(k);
+    std::string file = copy;
+    if (k % 100 == 0) file += "-misnamed", ++misnamed;
+    d.write("gotchas/" + file + ".yaml", replaced(text, "id: " + id + "\n", "id: " + copy + "\n"));
+  }
+  LintReport r = lint_all(d.path());
+  CHECK(r.records > 4700);
+  std::size_t qs012 = static_cast<std::size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.code == "QS012"; }));
+  CHECK(qs012 == misnamed);
+  CHECK(r.errors() == misnamed);
+
+  Corpus corpus = load_corpus(d.path(), schemas());
+  Graph g(std::move(corpus));
+  Findings one = run_checks(g, 1), three = run_checks(g, 3);
+  REQUIRE(one.size() == three.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    CHECK(one[i].code == three[i].code);
+    CHECK(one[i].file == three[i].file);
+    CHECK(one[i].mark == three[i].mark);
+    CHECK(one[i].message == three[i].message);
+  }
 }

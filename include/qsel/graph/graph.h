@@ -40,6 +40,9 @@ struct Resolution {
 class Graph {
  public:
   explicit Graph(Corpus corpus);
+  ~Graph();
+  Graph(Graph&&) = default;
+  Graph& operator=(Graph&&) = default;
 
   const Corpus& corpus() const { return corpus_; }
   const std::vector<Record>& records() const { return corpus_.records; }
