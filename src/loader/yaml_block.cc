@@ -72,9 +72,13 @@ class Reader {
       Line l{s, s, e, true};
       while (l.first < e && t_[l.first] == ' ') ++l.first;
       for (std::size_t k = s; k < e; ++k) {
-        char c = t_[k];
-        if (c == '\t' || c == '\r') give_up();
-        if (static_cast<unsigned char>(c) >= 0x80) l.ascii = false;
+        auto c = static_cast<unsigned char>(t_[k]);
+        if (c < 0x20 || c == 0x7F) give_up();  // tabs, CRs and control characters: the general reader's
+        if (c < 0x80) continue;
+        l.ascii = false;
+        // C1 controls (U+0080-U+009F), U+FEFF inside the text, U+FFFE and U+FFFF are not YAML text either.
+        auto d = static_cast<unsigned char>(at(k + 1)), f = static_cast<unsigned char>(at(k + 2));
+        if ((c == 0xC2 && d < 0xA0) || (c == 0xEF && ((d == 0xBB && f == 0xBF) || (d == 0xBF && f >= 0xBE)))) give_up();
       }
       if (l.first == s && l.first < e && (t_[s] == '%' || document_marker(s))) give_up();
       lines_.push_back(l);
@@ -175,6 +179,10 @@ class Reader {
       std::string key;
       std::size_t after = key_end(line, p, &key);
       if (after == std::string_view::npos) give_up();
+      if (t_[p] != '\'' && t_[p] != '"') {  // a plain key that reads as null or a non-finite number is an error
+        json k = resolve_plain_scalar(key);
+        if (k.is_null() || (k.is_number_float() && !std::isfinite(k.get<double>()))) give_up();
+      }
       count_node();
       if (key.size() > limits_.max_scalar_chars) give_up();
       if (map.count(key)) give_up();  // a duplicate: the general reader reports it

@@ -100,6 +100,8 @@ TEST_CASE("yaml_block: hands over everything outside the subset and every error"
       "a: {b: 1}\n",                // flow mappings
       "a: >\n  folded\n",           // folded block scalars
       "a:\tb\n",                    // tabs
+      "a: |\n  x\x04y\n  b: 1\n",      // a control character
+      "a: x\xC2\x85y\n",              // a C1 control (NEL)
       "a: 1\r\nb: 2\r\n",           // CR line ends
       "%YAML 1.2\n---\na: 1\n",     // directives
       "a: 1\n---\nb: 2\n",          // a second document
@@ -109,6 +111,8 @@ TEST_CASE("yaml_block: hands over everything outside the subset and every error"
       "a: [1, 2\n",                 // an unclosed flow sequence
       "a: x: y\n",                  // a mapping value where none may be
       "a: .inf\n",                  // not a finite number
+      ".nan: 1\n",                  // a key that is not a finite number
+      "~: 1\n",                     // a null key
       "- a\n- b\n",                 // not a mapping
       "a: 1\n  b: 2\n",             // bad indentation
       "\xEF\xBB\xBF" "a: 1\n",      // a byte-order mark
