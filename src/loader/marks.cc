@@ -9,6 +9,10 @@ namespace qsel {
 
 constexpr std::size_t kTail = 64;
 
+// An unsorted tail longer than this is merged in: at least kTail (lookups stay
+// short) and at least the sorted head (merging stays amortized O(log n) a node).
+std::size_t tail_limit(std::size_t head) { return std::max(kTail, head); }
+
 const Marks::Entry* Marks::find(std::string_view pointer) const {
   auto head_end = entries_.begin() + static_cast<std::ptrdiff_t>(sorted_);
   auto it = std::lower_bound(entries_.begin(), head_end, pointer, [&](const Entry& e, std::string_view p) { return path(e) < p; });
@@ -37,11 +41,26 @@ Marks::Entry& Marks::slot(std::string_view pointer) {
   bool in_order = sorted_ == entries_.size() && (entries_.empty() || path(entries_.back()) < pointer);
   entries_.push_back(e);
   if (in_order) sorted_ = entries_.size();
-  else if (entries_.size() - sorted_ > kTail) {
+  else if (entries_.size() - sorted_ > tail_limit(sorted_)) {
     tidy();
     return const_cast<Entry&>(*find(pointer));
   }
   return entries_.back();
+}
+
+void Marks::append(std::string_view pointer, Mark value, Mark key) {
+  if (paths_.size() + pointer.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("marks: record too large");
+  Entry e;
+  e.offset = static_cast<std::uint32_t>(paths_.size());
+  e.length = static_cast<std::uint32_t>(pointer.size());
+  e.value = value;
+  e.key = key;
+  bool in_order = sorted_ == entries_.size() && (entries_.empty() || path(entries_.back()) < pointer);
+  paths_.append(pointer);
+  entries_.push_back(e);
+  if (in_order) sorted_ = entries_.size();
+  else if (entries_.size() - sorted_ > tail_limit(sorted_)) tidy();
 }
 
 std::optional<Mark> Marks::value(std::string_view pointer) const {

@@ -62,6 +62,14 @@ class Reader {
   YamlDocument& doc_;
   std::vector<Line> lines_;
   std::size_t nodes_ = 0;
+  Mark pending_key_;  // the key whose value is about to be made
+
+  // Every node is made once, so its mark is appended without a lookup; a
+  // mapping value's mark carries its key's.
+  void add_mark(const std::string& ptr, Mark m) {
+    doc_.marks.append(ptr, m, pending_key_);
+    pending_key_ = {};
+  }
 
   void split_lines() {
     if (t_.size() >= 3 && t_.substr(0, 3) == "\xEF\xBB\xBF") give_up();  // a BOM: the general reader's business
@@ -174,7 +182,7 @@ class Reader {
     count_node();
     json obj = json::object();
     auto& map = obj.get_ref<json::object_t&>();
-    doc_.marks.set_value(ptr, mark(line, p));
+    add_mark(ptr, mark(line, p));
     for (;;) {
       std::string key;
       std::size_t after = key_end(line, p, &key);
@@ -187,9 +195,8 @@ class Reader {
       if (key.size() > limits_.max_scalar_chars) give_up();
       if (map.count(key)) give_up();  // a duplicate: the general reader reports it
       std::string child = pointer_child(ptr, key);
-      Mark key_mark = mark(line, p);
+      pending_key_ = mark(line, p);  // taken by the value's own mark, made first
       json v = value_after_key(line, after, indent, child, depth);
-      doc_.marks.set_key(child, key_mark);
       map.emplace(std::move(key), std::move(v));
       std::size_t n = next_content(line + 1);
       if (n == lines_.size() || lines_[n].indent() < indent) return obj;
@@ -231,7 +238,7 @@ class Reader {
     count_node();
     json arr = json::array();
     auto& items = arr.get_ref<json::array_t&>();
-    doc_.marks.set_value(ptr, mark(line, lines_[line].first));
+    add_mark(ptr, mark(line, lines_[line].first));
     for (;;) {
       const Line& l = lines_[line];
       if (items.size() >= limits_.max_items) give_up();
@@ -258,7 +265,7 @@ class Reader {
   json inline_value(std::size_t& line, std::size_t p, int indent, const std::string& ptr, std::size_t depth) {
     char c = t_[p];
     count_node();
-    doc_.marks.set_value(ptr, mark(line, p));
+    add_mark(ptr, mark(line, p));
     if (c == '\'') return single_quoted(line, p, indent);
     if (c == '"') return double_quoted(line, p, indent);
     if (c == '|') return literal(line, p, indent);
@@ -334,6 +341,7 @@ class Reader {
             q += 2;
             continue;
           }
+          if (q == l.first && q > p) give_up();  // a last line with nothing before the quote: folds differently in yaml-cpp
           expect_line_end(line, q + 1);
           check_length(out);
           return out;
@@ -344,6 +352,7 @@ class Reader {
       // line is a newline; a lone line break is a space.
       std::size_t keep = out.find_last_not_of(' ');
       out.resize(keep == std::string::npos || keep < seg_start ? seg_start : keep + 1);
+      if (out.empty()) give_up();  // only white space before the first line break: see above
       std::size_t n = line + 1, empty = 0;
       while (n < lines_.size() && lines_[n].blank()) ++n, ++empty;
       if (!continues(n, indent)) give_up();
@@ -366,6 +375,7 @@ class Reader {
       while (q < l.end) {
         char c = t_[q];
         if (c == '"') {
+          if (q == l.first && q > p) give_up();  // a last line with nothing before the quote
           expect_line_end(line, q + 1);
           check_length(out);
           return out;
@@ -385,6 +395,7 @@ class Reader {
         keep = out.size();
       }
       out.resize(keep);
+      if (out.empty()) give_up();  // only white space before the first line break
       std::size_t n = line + 1, empty = 0;
       while (n < lines_.size() && lines_[n].blank()) ++n, ++empty;
       if (!continues(n, indent)) give_up();
@@ -488,7 +499,7 @@ class Reader {
       if (items.size() >= limits_.max_items) give_up();
       count_node();
       std::string child = pointer_child(ptr, std::to_string(items.size()));
-      doc_.marks.set_value(child, mark(line, q));
+      add_mark(child, mark(line, q));
       char c = t_[q];
       if (c == '\'' || c == '"') {
         std::string s;

@@ -79,3 +79,23 @@ TEST_CASE("marks: equality ignores insertion order", "[marks]") {
   b.set_key("/x", {1, 1});
   CHECK_FALSE(a == b);
 }
+
+TEST_CASE("marks: appended entries are found like set ones, in any order and any number", "[marks]") {
+  Marks m;
+  for (int i = 5000; i > 0; --i) m.append("/a/" + std::to_string(i), {i, 2}, i % 2 ? Mark{i, 1} : Mark{});
+  m.append("", {1, 1}, {});
+  for (int i = 1; i <= 5000; i += 499) {
+    REQUIRE(m.value("/a/" + std::to_string(i)) == std::optional<Mark>(Mark{i, 2}));
+    REQUIRE(m.key("/a/" + std::to_string(i)).has_value() == (i % 2 == 1));
+  }
+  m.finish();
+  CHECK(m.size() == 5001);
+  CHECK(m.at("/a/77/deeper") == Mark{77, 2});
+  Marks same;
+  for (int i = 1; i <= 5000; ++i) {
+    same.set_value("/a/" + std::to_string(i), {i, 2});
+    if (i % 2) same.set_key("/a/" + std::to_string(i), {i, 1});
+  }
+  same.set_value("", {1, 1});
+  CHECK(m == same);
+}

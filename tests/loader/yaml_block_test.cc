@@ -108,6 +108,8 @@ TEST_CASE("yaml_block: hands over everything outside the subset and every error"
       "a: 1\na: 2\n",               // a duplicate key
       "a:\n",                       // an empty value
       "a: 'unterminated\n",         // an unterminated quote
+      "a: '  \n  '\n",              // quotes around folded white space only
+      "a: \"x\n\n  \"\n",              // a folded quote whose last line is empty
       "a: [1, 2\n",                 // an unclosed flow sequence
       "a: x: y\n",                  // a mapping value where none may be
       "a: .inf\n",                  // not a finite number

@@ -23,6 +23,10 @@ class Marks {
   void set_value(std::string_view pointer, Mark m) { slot(pointer).value = m; }
   void set_key(std::string_view pointer, Mark m) { slot(pointer).key = m; }
 
+  // Adds `pointer`, which the caller knows is not in the table yet, without
+  // looking it up first (the fast reader makes each node once, in document order).
+  void append(std::string_view pointer, Mark value, Mark key);
+
   std::optional<Mark> value(std::string_view pointer) const;
   std::optional<Mark> key(std::string_view pointer) const;
 
