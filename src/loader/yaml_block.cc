@@ -26,10 +26,6 @@ struct Line {
   bool blank() const { return first == end; }
 };
 
-bool plain_key_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-}
-
 // Characters a plain scalar may not start with in the subset (YAML indicators).
 bool indicator(char c) {
   switch (c) {
@@ -51,7 +47,7 @@ class Reader {
     std::size_t i = next_content(0);
     if (i == lines_.size() || lines_[i].indent() != 0) give_up();
     std::size_t line = i;
-    json root = mapping(line, lines_[i].first, 0, "", 1);
+    json root = mapping(line, lines_[i].first, 0, 1);
     if (next_content(line + 1) != lines_.size()) give_up();
     return root;
   }
@@ -63,11 +59,31 @@ class Reader {
   std::vector<Line> lines_;
   std::size_t nodes_ = 0;
   Mark pending_key_;  // the key whose value is about to be made
+  // The JSON pointer of the node being read: a child's token is appended while
+  // the child is read and taken off after, so no node allocates a pointer.
+  std::string path_;
+
+  struct Child {
+    Child(Reader& r, std::string_view token) : r_(r), size_(r.path_.size()) {
+      r.path_ += '/';
+      for (char c : token) {
+        if (c == '~') r.path_ += "~0";
+        else if (c == '/') r.path_ += "~1";
+        else r.path_ += c;
+      }
+    }
+    Child(Reader& r, std::size_t index) : Child(r, std::to_string(index)) {}
+    ~Child() { r_.path_.resize(size_); }
+    Child(const Child&) = delete;
+    Child& operator=(const Child&) = delete;
+    Reader& r_;
+    std::size_t size_;
+  };
 
   // Every node is made once, so its mark is appended without a lookup; a
   // mapping value's mark carries its key's.
-  void add_mark(const std::string& ptr, Mark m) {
-    doc_.marks.append(ptr, m, pending_key_);
+  void add_mark(Mark m) {
+    doc_.marks.append(path_, m, pending_key_);
     pending_key_ = {};
   }
 
@@ -177,12 +193,12 @@ class Reader {
   // A block mapping whose entries sit at column `indent`; the first key is at
   // `p` on `line` (which may follow a "- " on that line). Leaves `line` on the
   // last line the mapping used.
-  json mapping(std::size_t& line, std::size_t p, int indent, const std::string& ptr, std::size_t depth) {
+  json mapping(std::size_t& line, std::size_t p, int indent, std::size_t depth) {
     if (depth > limits_.max_depth) give_up();
     count_node();
     json obj = json::object();
     auto& map = obj.get_ref<json::object_t&>();
-    add_mark(ptr, mark(line, p));
+    add_mark(mark(line, p));
     for (;;) {
       std::string key;
       std::size_t after = key_end(line, p, &key);
@@ -194,10 +210,12 @@ class Reader {
       count_node();
       if (key.size() > limits_.max_scalar_chars) give_up();
       if (map.count(key)) give_up();  // a duplicate: the general reader reports it
-      std::string child = pointer_child(ptr, key);
-      pending_key_ = mark(line, p);  // taken by the value's own mark, made first
-      json v = value_after_key(line, after, indent, child, depth);
-      map.emplace(std::move(key), std::move(v));
+      {
+        Child child(*this, key);
+        pending_key_ = mark(line, p);  // taken by the value's own mark, made first
+        json v = value_after_key(line, after, indent, depth);
+        map.emplace(std::move(key), std::move(v));
+      }
       std::size_t n = next_content(line + 1);
       if (n == lines_.size() || lines_[n].indent() < indent) return obj;
       if (lines_[n].indent() > indent) give_up();
@@ -207,11 +225,11 @@ class Reader {
   }
 
   // The value of the key whose ':' ends just before `p`.
-  json value_after_key(std::size_t& line, std::size_t p, int indent, const std::string& ptr, std::size_t depth) {
+  json value_after_key(std::size_t& line, std::size_t p, int indent, std::size_t depth) {
     const Line& l = lines_[line];
     std::size_t q = p;
     while (q < l.end && t_[q] == ' ') ++q;
-    if (q < l.end && !(t_[q] == '#' && q > p)) return inline_value(line, q, indent, ptr, depth);
+    if (q < l.end && !(t_[q] == '#' && q > p)) return inline_value(line, q, indent, depth);
     // Nothing more on the line: a nested block, or null.
     std::size_t n = next_content(line + 1);
     if (n < lines_.size()) {
@@ -219,37 +237,37 @@ class Reader {
       bool dash = t_[nl.first] == '-' && (nl.first + 1 == nl.end || t_[nl.first + 1] == ' ');
       if (nl.indent() > indent || (nl.indent() == indent && dash)) {
         line = n;
-        return block_node(line, nl.indent(), ptr, depth + 1);
+        return block_node(line, nl.indent(), depth + 1);
       }
     }
     give_up();  // an empty value: rare in records; the general reader knows where its null sits
   }
 
   // A block mapping or sequence starting at the first content of `line`.
-  json block_node(std::size_t& line, int indent, const std::string& ptr, std::size_t depth) {
+  json block_node(std::size_t& line, int indent, std::size_t depth) {
     const Line& l = lines_[line];
-    if (t_[l.first] == '-' && (l.first + 1 == l.end || t_[l.first + 1] == ' ')) return sequence(line, indent, ptr, depth);
-    if (key_end(line, l.first) != std::string_view::npos) return mapping(line, l.first, indent, ptr, depth);
+    if (t_[l.first] == '-' && (l.first + 1 == l.end || t_[l.first + 1] == ' ')) return sequence(line, indent, depth);
+    if (key_end(line, l.first) != std::string_view::npos) return mapping(line, l.first, indent, depth);
     give_up();
   }
 
-  json sequence(std::size_t& line, int indent, const std::string& ptr, std::size_t depth) {
+  json sequence(std::size_t& line, int indent, std::size_t depth) {
     if (depth > limits_.max_depth) give_up();
     count_node();
     json arr = json::array();
     auto& items = arr.get_ref<json::array_t&>();
-    add_mark(ptr, mark(line, lines_[line].first));
+    add_mark(mark(line, lines_[line].first));
     for (;;) {
       const Line& l = lines_[line];
       if (items.size() >= limits_.max_items) give_up();
-      std::string child = pointer_child(ptr, std::to_string(items.size()));
+      Child child(*this, items.size());
       std::size_t q = l.first + 1;
       while (q < l.end && t_[q] == ' ') ++q;
       if (q == l.end || t_[q] == '#') give_up();  // "-" alone: a nested block or a null item
       if (t_[q] == '-' && (q + 1 == l.end || t_[q + 1] == ' ')) give_up();  // "- - x"
       int item_indent = static_cast<int>(q - l.start);
-      if (key_end(line, q) != std::string_view::npos) items.push_back(mapping(line, q, item_indent, child, depth + 1));
-      else items.push_back(inline_value(line, q, indent, child, depth));
+      if (key_end(line, q) != std::string_view::npos) items.push_back(mapping(line, q, item_indent, depth + 1));
+      else items.push_back(inline_value(line, q, indent, depth));
       std::size_t n = next_content(line + 1);
       if (n == lines_.size() || lines_[n].indent() < indent) return arr;
       const Line& nl = lines_[n];
@@ -262,14 +280,14 @@ class Reader {
   }
 
   // A scalar or flow sequence starting at `p` on `line`, inside a block at `indent`.
-  json inline_value(std::size_t& line, std::size_t p, int indent, const std::string& ptr, std::size_t depth) {
+  json inline_value(std::size_t& line, std::size_t p, int indent, std::size_t depth) {
     char c = t_[p];
     count_node();
-    add_mark(ptr, mark(line, p));
+    add_mark(mark(line, p));
     if (c == '\'') return single_quoted(line, p, indent);
     if (c == '"') return double_quoted(line, p, indent);
     if (c == '|') return literal(line, p, indent);
-    if (c == '[') return flow_sequence(line, p, ptr, depth);
+    if (c == '[') return flow_sequence(line, p, depth);
     if (indicator(c) && !(c == '-' && at(p + 1) != ' ' && at(p + 1) != '\n')) give_up();
     return plain(line, p, indent);
   }
@@ -484,7 +502,7 @@ class Reader {
   }
 
   // "[a, 'b', "c"]" on one line: scalars only.
-  json flow_sequence(std::size_t line, std::size_t p, const std::string& ptr, std::size_t depth) {
+  json flow_sequence(std::size_t line, std::size_t p, std::size_t depth) {
     if (depth + 1 > limits_.max_depth) give_up();
     const Line& l = lines_[line];
     json arr = json::array();
@@ -498,8 +516,8 @@ class Reader {
       if (q >= l.end) give_up();
       if (items.size() >= limits_.max_items) give_up();
       count_node();
-      std::string child = pointer_child(ptr, std::to_string(items.size()));
-      add_mark(child, mark(line, q));
+      Child child(*this, items.size());
+      add_mark(mark(line, q));
       char c = t_[q];
       if (c == '\'' || c == '"') {
         std::string s;
