@@ -1,12 +1,12 @@
 #include "qsel/graph/graph.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <system_error>
 #include <thread>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/parallel.h"
 #include "qsel/core/text.h"
 
 #include <fmt/format.h>
@@ -27,17 +27,10 @@ namespace {
 // embedded corpus is small enough that a thread would cost more than it saves.
 std::vector<std::vector<FoundReference>> all_references(const std::vector<Record>& recs) {
   std::vector<std::vector<FoundReference>> out(recs.size());
-  unsigned threads = recs.size() < 4096 ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    constexpr std::size_t kChunk = 256;
-    for (std::size_t from; (from = next.fetch_add(kChunk)) < recs.size();)
-      for (std::size_t i = from; i < std::min(from + kChunk, recs.size()); ++i) out[i] = references_of(recs[i]);
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
+  constexpr std::size_t kChunk = 256;
+  parallel_for((recs.size() + kChunk - 1) / kChunk, threads_for(recs.size(), 4096), [&](std::size_t chunk) {
+    for (std::size_t i = chunk * kChunk; i < std::min((chunk + 1) * kChunk, recs.size()); ++i) out[i] = references_of(recs[i]);
+  });
   return out;
 }
 

@@ -1,11 +1,6 @@
 #include "qsel/lint/check.h"
 
-#include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
-
+#include "qsel/core/parallel.h"
 #include "qsel/lint/registry.h"
 
 namespace qsel {
@@ -29,28 +24,11 @@ Finding& CheckContext::report(const Record& record, const std::string& pointer, 
 Findings run_checks(const Graph& graph, unsigned threads) {
   const std::vector<Check>& all = checks();
   std::vector<Findings> found(all.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex mutex;
-  std::exception_ptr failure;
-  auto work = [&] {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < all.size();) {
-        CheckContext ctx(graph, *all[i].info, found[i]);
-        all[i].run(ctx);
-      }
-    } catch (...) {
-      std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      next = all.size();
-    }
-  };
-  if (threads == 0) threads = graph.records().size() < 4096 ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  threads = std::min<unsigned>(threads, static_cast<unsigned>(all.size()));
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
-  if (failure) std::rethrow_exception(failure);
+  if (threads == 0) threads = threads_for(graph.records().size(), 4096, 8);
+  parallel_for(all.size(), threads, [&](std::size_t i) {
+    CheckContext ctx(graph, *all[i].info, found[i]);
+    all[i].run(ctx);
+  });
   Findings out;
   for (Findings& f : found) out.insert(out.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   return out;

@@ -5,10 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdint>
-#include <exception>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -19,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/parallel.h"
 #include "qsel/core/text.h"
 
 namespace qsel {
@@ -365,7 +364,7 @@ void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& di
   else if (!o.stub.id.empty()) corpus.unvalidated.push_back(std::move(o.stub));
 }
 
-unsigned threads_for(std::size_t files, unsigned requested) {
+unsigned load_threads(std::size_t files, unsigned requested) {
   if (requested) return static_cast<unsigned>(std::clamp<std::size_t>(files, 1, std::min(requested, 64u)));
   // One per core; a thread is worth starting for a few dozen files, not for one.
   unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
@@ -393,32 +392,17 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
   Sha256 digest;
   std::vector<std::unique_ptr<FileOutcome>> parked(files.size());
   std::size_t merged = 0;
-  std::atomic<std::size_t> next{0};
   std::mutex mutex;
-  std::exception_ptr failure;
-  auto work = [&] {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-        auto o = std::make_unique<FileOutcome>();
-        load_file(files[i], schemas, limits, with_digest, *o);
-        std::lock_guard lock(mutex);
-        parked[i] = std::move(o);
-        for (; merged < files.size() && parked[merged]; ++merged) {
-          merge_file(files[merged], std::move(*parked[merged]), corpus, digest);
-          parked[merged].reset();
-        }
-      }
-    } catch (...) {  // handed to the caller once every thread has stopped
-      std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      next = files.size();
+  parallel_for(files.size(), load_threads(files.size(), threads), [&](std::size_t i) {
+    auto o = std::make_unique<FileOutcome>();
+    load_file(files[i], schemas, limits, with_digest, *o);
+    std::lock_guard lock(mutex);
+    parked[i] = std::move(o);
+    for (; merged < files.size() && parked[merged]; ++merged) {
+      merge_file(files[merged], std::move(*parked[merged]), corpus, digest);
+      parked[merged].reset();
     }
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads_for(files.size(), threads); ++t) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
-  if (failure) std::rethrow_exception(failure);
+  });
 
   if (with_digest) corpus.digest = digest.hex();
   drop_duplicate_ids(corpus);
