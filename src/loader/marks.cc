@@ -7,13 +7,12 @@
 
 namespace qsel {
 
+// A lookup merges an unsorted tail longer than this into the sorted head first,
+// so no lookup scans more than this many entries one by one.
 constexpr std::size_t kTail = 64;
 
-// An unsorted tail longer than this is merged in: at least kTail (lookups stay
-// short) and at least the sorted head (merging stays amortized O(log n) a node).
-std::size_t tail_limit(std::size_t head) { return std::max(kTail, head); }
-
 const Marks::Entry* Marks::find(std::string_view pointer) const {
+  if (entries_.size() - sorted_ > kTail) tidy();
   auto head_end = entries_.begin() + static_cast<std::ptrdiff_t>(sorted_);
   auto it = std::lower_bound(entries_.begin(), head_end, pointer, [&](const Entry& e, std::string_view p) { return path(e) < p; });
   if (it != head_end && path(*it) == pointer) return &*it;
@@ -22,7 +21,7 @@ const Marks::Entry* Marks::find(std::string_view pointer) const {
   return nullptr;
 }
 
-void Marks::tidy() {
+void Marks::tidy() const {
   auto less = [&](const Entry& a, const Entry& b) { return path(a) < path(b); };
   auto head_end = entries_.begin() + static_cast<std::ptrdiff_t>(sorted_);
   std::sort(head_end, entries_.end(), less);
@@ -32,20 +31,8 @@ void Marks::tidy() {
 
 Marks::Entry& Marks::slot(std::string_view pointer) {
   if (const Entry* e = find(pointer)) return const_cast<Entry&>(*e);
-  if (paths_.size() + pointer.size() > std::numeric_limits<std::uint32_t>::max())
-    throw std::length_error("marks: record too large");
-  Entry e;
-  e.offset = static_cast<std::uint32_t>(paths_.size());
-  e.length = static_cast<std::uint32_t>(pointer.size());
-  paths_.append(pointer);
-  bool in_order = sorted_ == entries_.size() && (entries_.empty() || path(entries_.back()) < pointer);
-  entries_.push_back(e);
-  if (in_order) sorted_ = entries_.size();
-  else if (entries_.size() - sorted_ > tail_limit(sorted_)) {
-    tidy();
-    return const_cast<Entry&>(*find(pointer));
-  }
-  return entries_.back();
+  append(pointer, {}, {});
+  return const_cast<Entry&>(*find(pointer));
 }
 
 void Marks::append(std::string_view pointer, Mark value, Mark key) {
@@ -60,7 +47,6 @@ void Marks::append(std::string_view pointer, Mark value, Mark key) {
   paths_.append(pointer);
   entries_.push_back(e);
   if (in_order) sorted_ = entries_.size();
-  else if (entries_.size() - sorted_ > tail_limit(sorted_)) tidy();
 }
 
 std::optional<Mark> Marks::value(std::string_view pointer) const {

@@ -189,15 +189,14 @@ class Builder : public YAML::EventHandler {
 
   void store(Frame& f, json value, Mark mark) {
     if (f.value.is_array()) {
-      out_.marks.set_value(pointer_child(f.pointer, std::to_string(f.value.size())), mark);
+      out_.marks.append(pointer_child(f.pointer, std::to_string(f.value.size())), mark, {});
       f.value.push_back(std::move(value));
       return;
     }
     f.expecting_key = true;
     if (f.skip_value) return;
     std::string ptr = pointer_child(f.pointer, f.key);
-    out_.marks.set_value(ptr, mark);
-    out_.marks.set_key(ptr, f.key_mark);
+    out_.marks.append(ptr, mark, f.key_mark);  // each value is stored once
     f.value[f.key] = std::move(value);
   }
 

@@ -42,7 +42,8 @@ class Marks {
   void remove_item(std::string_view array, std::size_t index);
 
   // Sorts the table and returns spare capacity. Lookups work before this too
-  // (a sorted head and a short unsorted tail), so a reader may look up while building.
+  // (a sorted head and an unsorted tail, merged in when a lookup finds it long),
+  // so a reader may look up while building.
   void finish();
 
   std::size_t size() const { return entries_.size(); }
@@ -62,11 +63,14 @@ class Marks {
   const Entry* find(std::string_view pointer) const;
   Entry& slot(std::string_view pointer);
 
-  void tidy();  // merges a long unsorted tail into the sorted head
+  // Merges the unsorted tail into the sorted head. Lookups call it (hence
+  // mutable); a finished table has no tail, so lookups on it change nothing
+  // and may run on several threads.
+  void tidy() const;
 
   std::string paths_;
-  std::vector<Entry> entries_;
-  std::size_t sorted_ = 0;  // entries_[0, sorted_) are in pointer order; the short tail is not
+  mutable std::vector<Entry> entries_;
+  mutable std::size_t sorted_ = 0;  // entries_[0, sorted_) are in pointer order; the tail is not
 };
 
 // Appends one reference token to a JSON pointer, escaping '~' and '/'.
