@@ -145,6 +145,26 @@ class Reader {
     give_up();
   }
 
+  // A quoted scalar at `p` that closes on its own line and has no backslash
+  // escape ('' in single quotes is one quote): its text goes to `out` and the
+  // closing quote's position comes back; npos when it is not such a scalar.
+  std::size_t one_line_quoted(std::size_t line, std::size_t p, std::string& out) const {
+    const Line& l = lines_[line];
+    char c = t_[p];
+    for (std::size_t q = p + 1; q < l.end; ++q) {
+      if (c == '"' && t_[q] == '\\') return std::string_view::npos;
+      if (t_[q] != c) {
+        out += t_[q];
+      } else if (c == '\'' && q + 1 < l.end && t_[q + 1] == '\'') {
+        out += '\'';
+        ++q;
+      } else {
+        return q;
+      }
+    }
+    return std::string_view::npos;
+  }
+
   // A mapping key at `p` of `line`: a plain one, or a one-line quoted one
   // without escapes, then ':' and a space or the line's end. Returns the
   // position after the ':' (and the key's text in `key`), or npos when the
@@ -160,20 +180,9 @@ class Reader {
     };
     if (c == '\'' || c == '"') {
       std::string text;
-      std::size_t q = p + 1;
-      for (;; ++q) {
-        if (q >= l.end || (c == '"' && t_[q] == '\\')) return std::string_view::npos;
-        if (t_[q] == c) {
-          if (c == '\'' && q + 1 < l.end && t_[q + 1] == '\'') {
-            text += '\'';
-            ++q;
-            continue;
-          }
-          break;
-        }
-        text += t_[q];
-      }
-      std::size_t after = colon_after(q + 1);
+      std::size_t close = one_line_quoted(line, p, text);
+      if (close == std::string_view::npos) return std::string_view::npos;
+      std::size_t after = colon_after(close + 1);
       if (after != std::string_view::npos && key) *key = std::move(text);
       return after;
     }
@@ -521,23 +530,11 @@ class Reader {
       char c = t_[q];
       if (c == '\'' || c == '"') {
         std::string s;
-        std::size_t r = q + 1;
-        for (;; ++r) {
-          if (r >= l.end) give_up();
-          if (t_[r] == '\\' && c == '"') give_up();
-          if (t_[r] == c) {
-            if (c == '\'' && r + 1 < l.end && t_[r + 1] == '\'') {
-              s += '\'';
-              ++r;
-              continue;
-            }
-            break;
-          }
-          s += t_[r];
-        }
+        std::size_t close = one_line_quoted(line, q, s);
+        if (close == std::string_view::npos) give_up();
         check_length(s);
         items.push_back(std::move(s));
-        q = r + 1;
+        q = close + 1;
       } else {
         if (indicator(c) && !(c == '-' && at(q + 1) != ' ' && at(q + 1) != ',' && at(q + 1) != ']')) give_up();
         std::size_t r = q, e = q;
