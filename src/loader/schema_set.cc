@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -13,7 +14,9 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "qsel/core/linear_regex.h"
 #include "qsel/core/text.h"
+#include "schema_patterns.h"
 
 namespace qsel {
 namespace {
@@ -88,12 +91,21 @@ std::string context_to_pointer(const std::vector<std::string>& ctx) {
   return ptr;
 }
 
-// Records are validated on several threads at once: each has its own cache.
+// Records are validated on several threads at once: each has its own cache. A
+// pattern the linear matcher cannot compile falls back to std::regex, as valijson does.
 bool matches_pattern(const std::string& pattern, const std::string& text) {
-  thread_local std::map<std::string, std::regex> cache;
+  struct Compiled {
+    std::optional<LinearRegex> linear;
+    std::optional<std::regex> general;
+  };
+  thread_local std::map<std::string, Compiled, std::less<>> cache;
   auto it = cache.find(pattern);
-  if (it == cache.end()) it = cache.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
-  return std::regex_search(text, it->second);
+  if (it == cache.end()) {
+    Compiled c{LinearRegex::compile(pattern), std::nullopt};
+    if (!c.linear) c.general.emplace(pattern, std::regex::ECMAScript);
+    it = cache.emplace(pattern, std::move(c)).first;
+  }
+  return it->second.linear ? it->second.linear->search(text) : std::regex_search(text, *it->second.general);
 }
 
 }  // namespace
@@ -146,6 +158,8 @@ std::string explain_violation(const json& root, const json& node_in, const json&
 
 struct SchemaSet::Compiled {
   json document;
+  json for_valijson;  // the document less the patterns `patterns` checks
+  std::optional<SchemaPatterns> patterns;
   valijson::Schema schema;
 };
 
@@ -153,9 +167,11 @@ SchemaSet::SchemaSet(const std::map<std::string, json>& schemas) {
   for (const auto& [kind, doc] : schemas) {
     auto c = std::make_unique<Compiled>();
     c->document = doc;
+    c->for_valijson = doc;
     try {
+      c->patterns.emplace(c->document, c->for_valijson);
       valijson::SchemaParser parser;
-      valijson::adapters::NlohmannJsonAdapter adapter(c->document);
+      valijson::adapters::NlohmannJsonAdapter adapter(c->for_valijson);
       parser.populateSchema(adapter, c->schema);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("schema for kind \"{}\" is unusable: {}", kind, e.what()));
@@ -229,11 +245,14 @@ Problems SchemaSet::validate(const std::string& kind, const json& record, const 
   thread_local valijson::Validator validator;
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(record);
-  if (validator.validate(c.schema, target, &results)) return {};
+  std::optional<SchemaPatterns::Failure> mismatch;
+  if (validator.validate(c.schema, target, &results) && !(mismatch = c.patterns->check(record))) return {};
 
   std::vector<std::pair<std::string, std::string>> found;
   explain_all(c.document, c.document, record, "", found);
-  if (found.empty()) {  // a keyword we do not explain: fall back to valijson's own words
+  if (found.empty() && mismatch) {  // explain_all walks where the pattern check does: not expected
+    found.emplace_back(mismatch->pointer, fmt::format("expected a value matching {}", json(mismatch->pattern).dump()));
+  } else if (found.empty()) {  // a keyword we do not explain: fall back to valijson's own words
     valijson::ValidationResults::Error e;
     while (results.popError(e)) found.emplace_back(context_to_pointer(e.context), e.description);
     if (found.size() > 1) found.resize(1);
