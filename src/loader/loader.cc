@@ -32,10 +32,12 @@ bool is_record_file(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-// Reads at most cap+1 bytes of a regular file (enough to know it is too large).
-// Opened without blocking and checked with fstat, so a FIFO or device that
-// slipped in never hangs the read.
-bool read_file(const fs::path& p, std::string& out, std::size_t cap) {
+// Reads at most cap+1 bytes of a regular file (enough to know it is too large)
+// straight into `out`; `size` is the file's size (fstat's, or what was read
+// when more). Opened without blocking and checked with fstat, so a FIFO or
+// device that slipped in never hangs the read. A file that grows while it is
+// read is read to its end or the cap.
+bool read_file(const fs::path& p, std::string& out, std::size_t cap, std::size_t& size) {
   int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
@@ -43,21 +45,23 @@ bool read_file(const fs::path& p, std::string& out, std::size_t cap) {
     ::close(fd);
     return false;
   }
-  out.clear();
-  out.reserve(std::min(static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), cap) + 1);
-  char buf[64 * 1024];
+  std::size_t have = 0;
+  out.resize(std::min(static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), cap) + 1);
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (have == out.size()) out.resize(std::min(out.size() * 2, cap + 1));
+    ssize_t n = ::read(fd, out.data() + have, out.size() - have);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       ::close(fd);
       return false;
     }
     if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-    if (out.size() > cap) break;
+    have += static_cast<std::size_t>(n);
+    if (have > cap) break;
   }
   ::close(fd);
+  out.resize(have);
+  size = std::max(have, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)));
   return true;
 }
 
@@ -340,8 +344,10 @@ struct FileOutcome {
 
 void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, bool digest, FileOutcome& o) {
   std::string shown = shown_path(f.path);
-  std::string text;
-  if (!read_file(f.path, text, limits.max_bytes)) {
+  // One buffer per loading thread, read into directly: no allocation per file.
+  thread_local std::string text;
+  std::size_t size = 0;
+  if (!read_file(f.path, text, limits.max_bytes, size)) {
     o.problems.push_back({kUnreadable, shown, {}, "", "cannot read file"});
     return;
   }
@@ -351,6 +357,10 @@ void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& 
     h.update(fmt::format("{}\n{}\n{}\n", kind_plural(f.kind), f.path.filename().string(), text.size()));
     h.update(text);
     o.digest = h.hex();
+  }
+  if (size > limits.max_bytes) {  // named with its whole size, of which only the cap was read
+    o.problems.push_back(too_large(shown, size, limits));
+    return;
   }
   o.record = load_record(text, shown, f.kind, schemas, o.problems, limits, &o.stub);
 }

@@ -308,8 +308,7 @@ void add_strict_issues(std::string_view text, const std::string& file, const yam
 
 bool precheck(std::string_view text, const std::string& file, const YamlLimits& limits, YamlDocument& doc) {
   if (text.size() > limits.max_bytes) {
-    doc.problems.push_back({kTooLarge, file, {}, "",
-        fmt::format("file is {} bytes; a record file may be at most {} bytes", text.size(), limits.max_bytes)});
+    doc.problems.push_back(too_large(file, text.size(), limits));
     return false;
   }
   if (auto bad = find_invalid_utf8(text); bad != std::string_view::npos) {
@@ -394,6 +393,10 @@ json resolve_plain_scalar(const std::string& s) {
   if (body == ".inf" || body == ".Inf" || body == ".INF") return negative ? -HUGE_VAL : HUGE_VAL;
   if (!sign && (v == ".nan" || v == ".NaN" || v == ".NAN")) return std::nan("");
   return s;
+}
+
+Problem too_large(const std::string& file, std::size_t bytes, const YamlLimits& limits) {
+  return {kTooLarge, file, {}, "", fmt::format("file is {} bytes; a record file may be at most {} bytes", bytes, limits.max_bytes)};
 }
 
 YamlDocument read_yaml(std::string_view text, const std::string& file, const YamlLimits& limits) {

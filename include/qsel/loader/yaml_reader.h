@@ -31,6 +31,9 @@ struct YamlDocument {
   bool ok() const { return problems.empty(); }
 };
 
+// The QS010 problem of a file of `bytes` bytes, over limits.max_bytes.
+Problem too_large(const std::string& file, std::size_t bytes, const YamlLimits& limits);
+
 // `file` is used only to label problems. Files in the block subset that
 // records are written in take a fast reader (src/loader/yaml_block.h); every
 // other file, and every file with a problem, takes the general one.
