@@ -1,5 +1,6 @@
 #include "qsel/lint/linter.h"
 
+#include "qsel/core/disposal.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text_file.h"
 
@@ -26,6 +27,7 @@ Findings all_findings(Workspace& ws) {
   Graph graph(std::move(ws.corpus));
   Findings checked = run_checks(graph);
   out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
+  dispose(std::move(graph));  // from the command line, the exit frees it
   return out;
 }
 
