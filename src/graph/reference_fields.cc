@@ -85,33 +85,62 @@ std::vector<std::string> split(const std::string& pattern) {
   return parts;
 }
 
-void walk(const json& node, const std::vector<std::string>& parts, std::size_t i, const std::string& ptr,
-          const ReferenceField& f, std::vector<FoundReference>& out) {
-  if (i == parts.size()) {
+// `ptr` is one buffer for the whole walk: each step appends its token and cuts it off again.
+void walk(const json& node, const ReferenceField& f, std::size_t i, std::string& ptr, std::vector<FoundReference>& out) {
+  if (i == f.parts.size()) {
     if (node.is_string()) out.push_back({&f, ptr, node.get<std::string>()});
     return;
   }
-  if (parts[i] == "*") {
-    if (node.is_array())
-      for (std::size_t k = 0; k < node.size(); ++k) walk(node[k], parts, i + 1, ptr + "/" + std::to_string(k), f, out);
-    else if (node.is_object())
-      for (const auto& [key, v] : node.items()) walk(v, parts, i + 1, ptr + "/" + key, f, out);
+  const std::size_t length = ptr.size();
+  if (f.parts[i] == "*") {
+    if (node.is_array()) {
+      for (std::size_t k = 0; k < node.size(); ++k) {
+        append_token(ptr, std::to_string(k));
+        walk(node[k], f, i + 1, ptr, out);
+        ptr.resize(length);
+      }
+    } else if (node.is_object()) {
+      for (const auto& [key, v] : node.items()) {
+        append_token(ptr, key);
+        walk(v, f, i + 1, ptr, out);
+        ptr.resize(length);
+      }
+    }
     return;
   }
-  if (node.is_object() && node.contains(parts[i])) walk(node[parts[i]], parts, i + 1, ptr + "/" + parts[i], f, out);
+  if (!node.is_object()) return;
+  auto it = node.find(f.parts[i]);
+  if (it == node.end()) return;
+  append_token(ptr, f.parts[i]);
+  walk(*it, f, i + 1, ptr, out);
+  ptr.resize(length);
+}
+
+// The fields each kind's records hold, in table order.
+const std::vector<std::vector<const ReferenceField*>>& fields_by_kind() {
+  static const auto table = [] {
+    std::vector<std::vector<const ReferenceField*>> t(all_kinds().size());
+    for (const auto& f : reference_fields()) t[static_cast<std::size_t>(f.from)].push_back(&f);
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace
 
 const std::vector<ReferenceField>& reference_fields() {
-  static const std::vector<ReferenceField> table = build();
+  static const std::vector<ReferenceField> table = [] {
+    std::vector<ReferenceField> t = build();
+    for (auto& f : t) f.parts = split(f.pattern);
+    return t;
+  }();
   return table;
 }
 
 std::vector<FoundReference> references_of(const Record& r) {
   std::vector<FoundReference> out;
-  for (const auto& f : reference_fields())
-    if (f.from == r.kind) walk(r.data, split(f.pattern), 0, "", f, out);
+  std::string ptr;
+  for (const ReferenceField* f : fields_by_kind()[static_cast<std::size_t>(r.kind)]) walk(r.data, *f, 0, ptr, out);
   return out;
 }
 

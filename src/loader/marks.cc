@@ -155,16 +155,20 @@ bool operator==(const Marks& a, const Marks& b) {
   return same;
 }
 
+void append_token(std::string& pointer, std::string_view token) {
+  pointer += '/';
+  for (char c : token) {
+    if (c == '~') pointer += "~0";
+    else if (c == '/') pointer += "~1";
+    else pointer += c;
+  }
+}
+
 std::string pointer_child(const std::string& parent, const std::string& token) {
   std::string out;
   out.reserve(parent.size() + token.size() + 1);
   out += parent;
-  out += '/';
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
+  append_token(out, token);
   return out;
 }
 

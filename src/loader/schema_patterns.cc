@@ -2,21 +2,14 @@
 
 #include <set>
 
+#include "qsel/loader/marks.h"
+
 namespace qsel {
 
 using nlohmann::json;
 
 namespace {
 
-std::string escape_token(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
 
 // Keywords whose values are not subschemas, or are only reached through $ref.
 const std::set<std::string, std::less<>> kNotApplicators = {
@@ -97,7 +90,7 @@ class PatternPlanner {
       auto target = node ? ref_of(*node) : std::nullopt;
       if (!target) return ptr;
       for (const auto& [k, v] : node->items())
-        if (k != "$ref" && (v.is_object() || v.is_array())) mark_all(ptr + "/" + escape_token(k), 0);
+        if (k != "$ref" && (v.is_object() || v.is_array())) mark_all(pointer_child(ptr, k), 0);
       ptr = *target;
     }
     gave_up_ = true;
@@ -113,10 +106,10 @@ class PatternPlanner {
     if (depth > kMaxDepth) gave_up_ = true;
     if (!node || !node->is_object() || gave_up_) return idx;
     for (const auto& [k, v] : node->items()) {
-      std::string here = ptr + "/" + escape_token(k);
+      std::string here = pointer_child(ptr, k);
       if (k == "properties" && v.is_object()) {
         for (const auto& [name, _] : v.items()) {
-          std::size_t c = build(resolve(here + "/" + escape_token(name)), depth + 1);
+          std::size_t c = build(resolve(pointer_child(here, name)), depth + 1);
           out_.nodes_[idx].properties[name] = c;
         }
       } else if (k == "additionalProperties" && v.is_object() && !node->contains("patternProperties")) {
@@ -145,7 +138,7 @@ class PatternPlanner {
     if (auto target = ref_of(*v)) mark_all(*target, depth + 1);
     if (v->is_object()) {
       for (const auto& [k, c] : v->items())
-        if (c.is_object() || c.is_array()) mark_all(ptr + "/" + escape_token(k), depth + 1);
+        if (c.is_object() || c.is_array()) mark_all(pointer_child(ptr, k), depth + 1);
     } else if (v->is_array()) {
       for (std::size_t i = 0; i < v->size(); ++i) mark_all(ptr + "/" + std::to_string(i), depth + 1);
     }
@@ -168,7 +161,7 @@ bool SchemaPatterns::walk(std::size_t idx, const json& value, std::optional<Fail
       auto it = n.properties.find(k);
       std::optional<std::size_t> child = it != n.properties.end() ? std::optional(it->second) : n.additional;
       if (child && !walk(*child, v, out)) {
-        out->pointer.insert(0, "/" + escape_token(k));
+        out->pointer.insert(0, pointer_child("", k));
         return false;
       }
     }

@@ -17,6 +17,7 @@ struct ReferenceField {
   std::string pattern;     // JSON pointer with "*" for any array index or key
   std::string label;       // edge label, e.g. "native-on"
   std::vector<Kind> to;    // kinds the id may name (empty: any kind)
+  std::vector<std::string> parts = {};  // `pattern` split at '/', filled in by reference_fields()
 };
 
 const std::vector<ReferenceField>& reference_fields();

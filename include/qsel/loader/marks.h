@@ -75,5 +75,7 @@ class Marks {
 
 // Appends one reference token to a JSON pointer, escaping '~' and '/'.
 std::string pointer_child(const std::string& parent, const std::string& token);
+// Appends "/token" to `pointer`, escaping '~' and '/'.
+void append_token(std::string& pointer, std::string_view token);
 
 }  // namespace qsel
