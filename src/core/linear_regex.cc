@@ -42,9 +42,14 @@ const std::vector<LinearRegex::Range> kLineEnd = {{'\n', '\n'}, {'\r', '\r'}, {0
 
 }  // namespace
 
-bool LinearRegex::CharClass::contains(char32_t c) const {
+bool LinearRegex::CharClass::slow_contains(char32_t c) const {
   bool in = std::any_of(ranges.begin(), ranges.end(), [c](const Range& r) { return c >= r.lo && c <= r.hi; });
   return in != negated;
+}
+
+void LinearRegex::CharClass::finish() {
+  for (char32_t c = 0; c < 128; ++c)
+    if (slow_contains(c)) ascii[c >> 6] |= std::uint64_t{1} << (c & 63);
 }
 
 // Pattern text -> syntax tree -> program. Every error names what was not understood.
@@ -77,6 +82,7 @@ class RegexCompiler {
   }
   std::size_t add_class(std::vector<LinearRegex::Range> ranges, bool negated) {
     out_.classes_.push_back({std::move(ranges), negated});
+    out_.classes_.back().finish();
     Node n;
     n.type = Node::Cls;
     n.cls = static_cast<std::uint32_t>(out_.classes_.size() - 1);

@@ -3,11 +3,13 @@
 #include "qsel/core/disposal.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text_file.h"
+#include "qsel/core/timing.h"
 
 #include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "qsel/lint/baseline.h"
 #include "qsel/lint/check.h"
@@ -24,8 +26,13 @@ namespace {
 // copy doubled lint's peak memory on large corpora). Counts are taken before.
 Findings all_findings(Workspace& ws) {
   Findings out = loader_findings(ws.corpus.problems);
+  auto start = std::chrono::steady_clock::now();
   Graph graph(std::move(ws.corpus));
+  spdlog::debug("lint: graph of {} records and {} references in {} ms", graph.records().size(), graph.edges().size(),
+                elapsed_ms(start));
+  start = std::chrono::steady_clock::now();
   Findings checked = run_checks(graph);
+  spdlog::debug("lint: checks in {} ms", elapsed_ms(start));
   out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
   dispose(std::move(graph));  // from the command line, the exit frees it
   return out;
@@ -65,14 +72,18 @@ std::size_t LintReport::errors() const {
 std::size_t LintReport::warnings() const { return findings.size() - errors(); }
 
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas) {
+  auto start = std::chrono::steady_clock::now();
   Workspace ws = load_workspace(paths, schemas);
+  spdlog::debug("lint: loaded and validated {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;
   report.files = ws.files_in_scope();
   report.records = ws.records_in_scope();
   for (Finding& f : all_findings(ws))
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
+  start = std::chrono::steady_clock::now();
   sort_findings(report.findings);
   attach_snippets(report.findings);  // the text report shows each finding's line; renderers read no files
+  spdlog::debug("lint: {} findings sorted and quoted in {} ms", report.findings.size(), elapsed_ms(start));
   return report;
 }
 

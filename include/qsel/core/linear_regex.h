@@ -38,7 +38,12 @@ class LinearRegex {
   struct CharClass {
     std::vector<Range> ranges;
     bool negated = false;
-    bool contains(char32_t c) const;
+    std::uint64_t ascii[2] = {0, 0};  // the answer for code points below 128, filled in by finish()
+    void finish();
+    bool contains(char32_t c) const {
+      return c < 128 ? (ascii[c >> 6] >> (c & 63)) & 1 : slow_contains(c);
+    }
+    bool slow_contains(char32_t c) const;
   };
 
  private:
