@@ -24,7 +24,7 @@ namespace {
 
 // Consumes the workspace's corpus: the graph takes it instead of a copy (a
 // copy doubled lint's peak memory on large corpora). Counts are taken before.
-Findings all_findings(Workspace& ws) {
+Findings all_findings(Workspace& ws, bool last) {
   Findings out = loader_findings(ws.corpus.problems);
   auto start = std::chrono::steady_clock::now();
   Graph graph(std::move(ws.corpus));
@@ -34,7 +34,7 @@ Findings all_findings(Workspace& ws) {
   Findings checked = run_checks(graph);
   spdlog::debug("lint: checks in {} ms", elapsed_ms(start));
   out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
-  dispose(std::move(graph));  // from the command line, the exit frees it
+  if (last) dispose(std::move(graph));  // from the command line, the exit frees it
   return out;
 }
 
@@ -71,14 +71,15 @@ std::size_t LintReport::errors() const {
 
 std::size_t LintReport::warnings() const { return findings.size() - errors(); }
 
-LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas) {
+LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
+                     bool last) {
   auto start = std::chrono::steady_clock::now();
   Workspace ws = load_workspace(paths, schemas);
   spdlog::debug("lint: loaded and validated {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;
   report.files = ws.files_in_scope();
   report.records = ws.records_in_scope();
-  for (Finding& f : all_findings(ws))
+  for (Finding& f : all_findings(ws, last))
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
   start = std::chrono::steady_clock::now();
   sort_findings(report.findings);
@@ -105,7 +106,7 @@ LintReport show_fixes(LintReport report) {
 }  // namespace
 
 LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
-  LintReport report = lint_once(req.paths, req.settings, schemas);
+  LintReport report = lint_once(req.paths, req.settings, schemas, /*last=*/!req.fix);
   if (!req.write_baseline.empty()) {
     write_baseline(report, req.write_baseline);
     return report;
