@@ -80,6 +80,11 @@ class RegexCompiler {
     nodes_.push_back(std::move(n));
     return nodes_.size() - 1;
   }
+  std::size_t add_type(Node::Type t) {
+    Node n;
+    n.type = t;
+    return add(std::move(n));
+  }
   std::size_t add_class(std::vector<LinearRegex::Range> ranges, bool negated) {
     out_.classes_.push_back({std::move(ranges), negated});
     out_.classes_.back().finish();
@@ -161,8 +166,8 @@ class RegexCompiler {
   std::size_t atom(int depth) {
     char c = p_[i_];
     switch (c) {
-      case '^': ++i_; return add({Node::Begin});
-      case '$': ++i_; return add({Node::End});
+      case '^': ++i_; return add_type(Node::Begin);
+      case '$': ++i_; return add_type(Node::End);
       case '.': ++i_; return add_class(kLineEnd, true);
       case '[': ++i_; return bracket();
       case '(': {

@@ -31,6 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!re) return 0;
   bool found = re->search(text);
   if (!differential || pattern.size() > 12 || text.size() > 16 || !ascii(pattern) || !ascii(text)) return 0;
+  // Where libstdc++ leaves ECMAScript, the linear matcher keeps to it: std::regex
+  // over char cuts \uHHHH to its low byte ("\uA333" matches '3'), and reads the
+  // POSIX "[.x.]", "[=x=]" and "[:alpha:]" inside a class.
+  for (std::string_view quirk : {"\\u", "\\x", "[.", "[=", "[:"})
+    if (pattern.find(quirk) != std::string_view::npos) return 0;
   try {
     std::regex general{std::string(pattern), std::regex::ECMAScript};
     if (std::regex_search(std::string(text), general) != found) std::abort();
