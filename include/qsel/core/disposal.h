@@ -9,6 +9,7 @@
 // memory may be disposed of this way: nothing else is ever run.
 #pragma once
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace qsel {
@@ -22,6 +23,7 @@ void park(std::shared_ptr<void> value);
 
 template <class T>
 void dispose(T&& value) {
+  static_assert(!std::is_lvalue_reference_v<T>, "dispose takes a value to move from, never a copy");
   if (!keeping_until_exit()) return;  // the caller's value is destroyed as usual
   detail::park(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
 }
