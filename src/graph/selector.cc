@@ -7,14 +7,25 @@ namespace {
 
 using nlohmann::json;
 
+// True when the list at `key` names `value` (a lone string counts as a list of one).
 bool listed(const json& selector, const char* key, const std::string& value) {
-  const json& list = selector[key];
-  return std::find(list.begin(), list.end(), json(value)) != list.end();
+  auto it = selector.find(key);
+  if (it == selector.end()) return false;
+  for (const json& v : *it)
+    if (v.is_string() && v.get_ref<const std::string&>() == value) return true;
+  return false;
 }
 
 // A list condition holds when the key is absent or the value is in the list.
 bool list_holds(const json& selector, const char* key, const std::string& value) {
   return !selector.contains(key) || listed(selector, key, value);
+}
+
+// The target's text field, read in place: matching runs once per selector and target.
+const std::string& text_of(const Record& target, const char* key) {
+  static const std::string none;
+  auto it = target.data.find(key);
+  return it != target.data.end() && it->is_string() ? it->get_ref<const std::string&>() : none;
 }
 
 bool cc_holds(const json& selector, const Record& target) {
@@ -30,10 +41,10 @@ bool cc_holds(const json& selector, const Record& target) {
 
 bool selector_matches(const json& selector, const Record& target) {
   if (!selector.is_object()) return true;
-  if (selector.contains("not_targets") && listed(selector, "not_targets", target.id)) return false;
-  return list_holds(selector, "targets", target.id) && list_holds(selector, "vendors", target.str("vendor")) &&
-         list_holds(selector, "platforms", target.str("platform")) &&
-         list_holds(selector, "families", target.str("family")) && cc_holds(selector, target);
+  if (listed(selector, "not_targets", target.id)) return false;
+  return list_holds(selector, "targets", target.id) && list_holds(selector, "vendors", text_of(target, "vendor")) &&
+         list_holds(selector, "platforms", text_of(target, "platform")) &&
+         list_holds(selector, "families", text_of(target, "family")) && cc_holds(selector, target);
 }
 
 std::vector<const Record*> matching_targets(const json& selector, const Graph& g) {

@@ -38,8 +38,20 @@ bool affirmed(std::string_view text, std::size_t pos) {
   return !ends_with(before, "not ") && !ends_with(before, "not a ") && !ends_with(before, "no ");
 }
 
-// The first affirmed vendor phrase in `text`, or "".
-std::string vendor_phrase(const std::string& text) {
+// True when `text` holds `lower_word` in any case; no copy of the text is made.
+bool has_word(std::string_view text, std::string_view lower_word) {
+  for (std::size_t i = 0; i + lower_word.size() <= text.size(); ++i) {
+    std::size_t k = 0;
+    while (k < lower_word.size() && std::tolower(static_cast<unsigned char>(text[i + k])) == lower_word[k]) ++k;
+    if (k == lower_word.size()) return true;
+  }
+  return false;
+}
+
+// The first affirmed vendor phrase in `text`, or "". Every phrase holds
+// "vendor" or "marketing": a text with neither (most of them) is not lowered.
+std::string vendor_phrase(std::string_view text) {
+  if (!has_word(text, "vendor") && !has_word(text, "marketing")) return "";
   std::string lower = to_lower(text);
   for (std::string_view phrase : kPhrases)
     for (std::size_t pos = lower.find(phrase); pos != std::string::npos; pos = lower.find(phrase, pos + 1))
@@ -47,13 +59,21 @@ std::string vendor_phrase(const std::string& text) {
   return "";
 }
 
-std::vector<std::pair<std::string, std::string>> texts(const Record& r) {
-  std::vector<std::pair<std::string, std::string>> out = {
-      {"name", r.str("name")}, {"metric", r.str("metric")}, {"notes", r.str("notes")}};
-  for (const json& s : r.data.value("sources", json::array())) {
-    out.emplace_back("sources", s.value("title", ""));
-    out.emplace_back("sources", s.value("quote", ""));
-  }
+// The text at `key` of `object`, read in place ("" when absent or not text).
+std::string_view text_at(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+}
+
+std::vector<std::pair<const char*, std::string_view>> texts(const Record& r) {
+  std::vector<std::pair<const char*, std::string_view>> out = {
+      {"name", text_at(r.data, "name")}, {"metric", text_at(r.data, "metric")}, {"notes", text_at(r.data, "notes")}};
+  if (auto sources = r.data.find("sources"); sources != r.data.end() && sources->is_array())
+    for (const json& s : *sources) {
+      if (!s.is_object()) continue;
+      out.emplace_back("sources", text_at(s, "title"));
+      out.emplace_back("sources", text_at(s, "quote"));
+    }
   return out;
 }
 
