@@ -32,7 +32,20 @@ bool safe_to_rename(const Graph& g, const Record& r, const std::string& stem) {
   return idx && g.in_edges(*idx).empty() && valid_id(stem) && !g.find(stem);
 }
 
+// The usual case, told without parsing the path: the file is <id>.yaml or <id>.yml.
+bool named_after_id(std::string_view file, const std::string& id) {
+  if (id.empty()) return false;
+  for (std::string_view ext : {std::string_view(".yaml"), std::string_view(".yml")}) {
+    std::size_t name = id.size() + ext.size();
+    if (file.size() >= name && file.ends_with(ext) && file.substr(file.size() - name, id.size()) == id &&
+        (file.size() == name || file[file.size() - name - 1] == '/'))
+      return true;
+  }
+  return false;
+}
+
 void check_record(CheckContext& c, const Record& r) {
+  if (named_after_id(r.file, r.id)) return;
   std::filesystem::path file(r.file);
   std::string stem = file.stem().string();
   if (stem == r.id) return;

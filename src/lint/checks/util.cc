@@ -51,9 +51,30 @@ const json& field(const Record& r, const char* key) {
   return it == r.data.end() ? null : *it;
 }
 
+// Walks the pointer's tokens in place: checks call this once per record, and
+// parsing a json_pointer allocated every token. A token with an escape ('~')
+// takes the general path.
 std::string str_at(const Record& r, const std::string& pointer) {
-  json::json_pointer p(pointer);
-  return r.data.contains(p) && r.data.at(p).is_string() ? r.data.at(p).get<std::string>() : "";
+  if (pointer.find('~') != std::string::npos) {
+    json::json_pointer p(pointer);
+    return r.data.contains(p) && r.data.at(p).is_string() ? r.data.at(p).get<std::string>() : "";
+  }
+  const json* node = &r.data;
+  for (std::size_t at = 0; node && at < pointer.size();) {
+    std::size_t end = pointer.find('/', at + 1);
+    std::string_view token = std::string_view(pointer).substr(at + 1, (end == std::string::npos ? pointer.size() : end) - at - 1);
+    at = end == std::string::npos ? pointer.size() : end;
+    if (node->is_object()) {
+      auto it = node->find(token);
+      node = it == node->end() ? nullptr : &*it;
+    } else if (node->is_array() && is_index(std::string(token)) && token.size() < 10 &&
+               (token.size() == 1 || token[0] != '0') && std::stoul(std::string(token)) < node->size()) {
+      node = &(*node)[std::stoul(std::string(token))];
+    } else {
+      node = nullptr;
+    }
+  }
+  return node && node->is_string() ? node->get<std::string>() : "";
 }
 
 void for_each_at(const json& root, const std::string& pattern,
