@@ -39,6 +39,10 @@ std::vector<std::vector<FoundReference>> all_references(const std::vector<Record
 Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
   const auto& recs = corpus_.records;
   std::vector<std::vector<FoundReference>> refs = all_references(recs);
+  by_kind_.resize(all_kinds().size());
+  for (const Record& r : recs) by_kind_[static_cast<std::size_t>(r.kind)].push_back(&r);
+  for (auto& list : by_kind_)
+    std::sort(list.begin(), list.end(), [](const Record* a, const Record* b) { return a->id < b->id; });
   out_.resize(recs.size());
   in_.resize(recs.size());
   for (std::size_t i = 0; i < recs.size(); ++i) by_id_.emplace(recs[i].id, i);
@@ -51,9 +55,9 @@ Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
       if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
     }
     if (r.kind == Kind::Accelerator && !r.str("family").empty()) by_family_[normalize_name(r.str("family"))].push_back(i);
-    for (const auto& ref : refs[i]) {
-      Edge e{i, std::nullopt, false, ref.id, ref.field->label, ref.pointer, ref.field};
-      if (auto it = by_id_.find(ref.id); it != by_id_.end()) {
+    for (auto& ref : refs[i]) {
+      Edge e{i, std::nullopt, false, std::move(ref.id), ref.field->label, std::move(ref.pointer), ref.field};
+      if (auto it = by_id_.find(e.to_id); it != by_id_.end()) {
         const auto& allowed = ref.field->to;
         e.wrong_kind = !allowed.empty() && std::find(allowed.begin(), allowed.end(), recs[it->second].kind) == allowed.end();
         if (!e.wrong_kind) e.to = it->second;
@@ -99,13 +103,7 @@ const Record* Graph::find(std::string_view id) const {
   return i ? &corpus_.records[*i] : nullptr;
 }
 
-std::vector<const Record*> Graph::of_kind(Kind k) const {
-  std::vector<const Record*> out;
-  for (const auto& r : corpus_.records)
-    if (r.kind == k) out.push_back(&r);
-  std::sort(out.begin(), out.end(), [](const Record* a, const Record* b) { return a->id < b->id; });
-  return out;
-}
+const std::vector<const Record*>& Graph::of_kind(Kind k) const { return by_kind_[static_cast<std::size_t>(k)]; }
 
 std::vector<const Edge*> Graph::out_edges(std::size_t node) const {
   std::vector<const Edge*> out;

@@ -49,7 +49,8 @@ class Graph {
   const Record& record(std::size_t i) const { return corpus_.records[i]; }
   std::optional<std::size_t> index_of(std::string_view id) const;
   const Record* find(std::string_view id) const;
-  std::vector<const Record*> of_kind(Kind k) const;
+  // The records of kind `k`, sorted by id (listed once, when the graph is built).
+  const std::vector<const Record*>& of_kind(Kind k) const;
 
   const std::vector<Edge>& edges() const { return edges_; }
   std::vector<const Edge*> out_edges(std::size_t node) const;
@@ -70,6 +71,7 @@ class Graph {
  private:
   Corpus corpus_;
   std::vector<Edge> edges_;
+  std::vector<std::vector<const Record*>> by_kind_;  // per kind, sorted by id
   std::unordered_map<std::string, std::size_t> by_id_;
   std::vector<std::vector<std::size_t>> out_, in_;
   std::unordered_map<std::string, std::vector<std::size_t>> by_key_;     // normalised id and aliases
