@@ -82,7 +82,7 @@ json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std
   for (std::size_t n : nodes)
     for (const Edge* e : g.out_edges(n)) {
       if (!drawn(*e, n, dist, outer)) continue;
-      if (!seen.insert({n, e->to_id, e->label}).second) continue;
+      if (!seen.insert({n, e->to_id, std::string(e->label)}).second) continue;
       json edge = {{"from", g.record(n).id}, {"to", e->to_id}, {"label", e->label}};
       if (!e->to) {
         edge["missing"] = true;

@@ -20,6 +20,13 @@ std::string normalize_name(std::string_view text) {
   return out;
 }
 
+const std::vector<KeptField>& graph_reads() {
+  // resolve() matches accelerators by family, family_default, memory and name
+  // spellings (gpu_names.cc): accelerators are read whole.
+  static const std::vector<KeptField> reads = {{Kind::Accelerator, ""}};
+  return reads;
+}
+
 namespace {
 
 // Every record's references. Finding them walks each record's fields, so a
@@ -47,6 +54,9 @@ Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
   in_.resize(recs.size());
   for (std::size_t i = 0; i < recs.size(); ++i) by_id_.emplace(recs[i].id, i);
   for (std::size_t i = 0; i < corpus_.unvalidated.size(); ++i) unvalidated_.emplace(corpus_.unvalidated[i].id, i);
+  std::size_t edges = 0;
+  for (const auto& list : refs) edges += list.size();
+  edges_.reserve(edges);
   for (std::size_t i = 0; i < recs.size(); ++i) {
     const Record& r = recs[i];
     by_key_[normalize_name(r.id)].push_back(i);
@@ -64,6 +74,7 @@ Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
       }
       edges_.push_back(std::move(e));
     }
+    std::vector<FoundReference>().swap(refs[i]);  // its strings are in the edges now
   }
   for (std::size_t k = 0; k < edges_.size(); ++k) {
     out_[edges_[k].from].push_back(k);

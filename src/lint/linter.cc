@@ -15,6 +15,7 @@
 #include "qsel/lint/check.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/fixer.h"
+#include "qsel/lint/record_pass.h"
 #include "qsel/lint/registry.h"
 #include "qsel/lint/snippet.h"
 #include "qsel/lint/workspace.h"
@@ -24,15 +25,18 @@ namespace {
 
 // Consumes the workspace's corpus: the graph takes it instead of a copy (a
 // copy doubled lint's peak memory on large corpora). Counts are taken before.
-Findings all_findings(Workspace& ws, bool last) {
+// The record parts of the checks already ran in `pass`, as each record loaded.
+Findings all_findings(Workspace& ws, RecordPass& pass, bool last) {
   Findings out = loader_findings(ws.corpus.problems);
   auto start = std::chrono::steady_clock::now();
   Graph graph(std::move(ws.corpus));
   spdlog::debug("lint: graph of {} records and {} references in {} ms", graph.records().size(), graph.edges().size(),
                 elapsed_ms(start));
   start = std::chrono::steady_clock::now();
-  Findings checked = run_checks(graph);
-  spdlog::debug("lint: checks in {} ms", elapsed_ms(start));
+  Findings each = pass.take(graph.records());
+  Findings checked = run_corpus_checks(graph);
+  spdlog::debug("lint: corpus checks in {} ms", elapsed_ms(start));
+  out.insert(out.end(), std::make_move_iterator(each.begin()), std::make_move_iterator(each.end()));
   out.insert(out.end(), std::make_move_iterator(checked.begin()), std::make_move_iterator(checked.end()));
   if (last) dispose(std::move(graph));  // from the command line, the exit frees it
   return out;
@@ -72,14 +76,15 @@ std::size_t LintReport::errors() const {
 std::size_t LintReport::warnings() const { return findings.size() - errors(); }
 
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
-                     bool last) {
+                     bool last, bool prune) {
   auto start = std::chrono::steady_clock::now();
-  Workspace ws = load_workspace(paths, schemas);
-  spdlog::debug("lint: loaded and validated {} files in {} ms", ws.corpus.files, elapsed_ms(start));
+  RecordPass pass(prune);
+  Workspace ws = load_workspace(paths, schemas, [&pass](Record& r) { pass(r); });
+  spdlog::debug("lint: loaded, validated and checked {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;
   report.files = ws.files_in_scope();
   report.records = ws.records_in_scope();
-  for (Finding& f : all_findings(ws, last))
+  for (Finding& f : all_findings(ws, pass, last))
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
   start = std::chrono::steady_clock::now();
   sort_findings(report.findings);

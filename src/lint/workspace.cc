@@ -44,7 +44,9 @@ fs::path canonical_or_absolute(const fs::path& p) {
 }
 
 void merge(Corpus& into, Corpus&& more) {
-  for (auto& r : more.records) into.records.push_back(std::move(r));
+  if (into.records.empty()) into.records = std::move(more.records);  // no second array of records at the peak
+  else into.records.insert(into.records.end(), std::make_move_iterator(more.records.begin()),
+                           std::make_move_iterator(more.records.end()));
   for (auto& u : more.unvalidated) into.unvalidated.push_back(std::move(u));
   for (auto& p : more.problems) into.problems.push_back(std::move(p));
   into.files += more.files;
@@ -100,7 +102,7 @@ std::size_t Workspace::records_in_scope() const {
       std::count_if(corpus.records.begin(), corpus.records.end(), [&](const Record& r) { return in_scope(r.file); }));
 }
 
-Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas) {
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record) {
   Workspace ws;
   std::set<fs::path> roots_seen;
   for (const auto& p : paths) {
@@ -111,7 +113,7 @@ Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet&
     ws.scope_as_written.push_back(fs::absolute(p, ec).lexically_normal());
     fs::path root = corpus_root(p);
     if (!roots_seen.insert(canonical_or_absolute(root)).second) continue;
-    merge(ws.corpus, load_corpus(root, schemas, YamlLimits{}, 0, /*with_digest=*/false));
+    merge(ws.corpus, load_corpus(root, schemas, YamlLimits{}, 0, /*with_digest=*/false, on_record));
   }
   if (roots_seen.size() > 1) drop_duplicate_ids(ws.corpus);
   ws.corpus.origin = fmt::format("{}", fmt::join(paths, " "));

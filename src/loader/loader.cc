@@ -342,7 +342,8 @@ struct FileOutcome {
   Problems problems;
 };
 
-void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, bool digest, FileOutcome& o) {
+void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& limits, bool digest,
+               const RecordHook& on_record, FileOutcome& o) {
   std::string shown = shown_path(f.path);
   // One buffer per loading thread, read into directly: no allocation per file.
   thread_local std::string text;
@@ -363,6 +364,7 @@ void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& 
     return;
   }
   o.record = load_record(text, shown, f.kind, schemas, o.problems, limits, &o.stub);
+  if (o.record && on_record) on_record(*o.record);
 }
 
 void merge_file(const FileToLoad& f, FileOutcome&& o, Corpus& corpus, Sha256& digest) {
@@ -384,7 +386,7 @@ unsigned load_threads(std::size_t files, unsigned requested) {
 }  // namespace
 
 Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits, unsigned threads,
-                   bool with_digest) {
+                   bool with_digest, const RecordHook& on_record) {
   Corpus corpus;
   corpus.origin = shown_path(root);
   std::error_code ec;
@@ -405,7 +407,7 @@ Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLim
   std::mutex mutex;
   parallel_for(files.size(), load_threads(files.size(), threads), [&](std::size_t i) {
     auto o = std::make_unique<FileOutcome>();
-    load_file(files[i], schemas, limits, with_digest, *o);
+    load_file(files[i], schemas, limits, with_digest, on_record, *o);
     std::lock_guard lock(mutex);
     parked[i] = std::move(o);
     for (; merged < files.size() && parked[merged]; ++merged) {

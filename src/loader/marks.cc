@@ -121,6 +121,22 @@ void Marks::remove_item(std::string_view array, std::size_t index) {
   *this = std::move(out);
 }
 
+void Marks::retain(const std::function<bool(std::string_view)>& keep) {
+  if (sorted_ != entries_.size()) tidy();
+  std::vector<const Entry*> kept;
+  std::size_t bytes = 0;
+  for (const Entry& e : entries_)
+    if (keep(path(e))) {
+      kept.push_back(&e);
+      bytes += e.length;
+    }
+  Marks out;
+  out.entries_.reserve(kept.size());
+  out.paths_.reserve(bytes);
+  for (const Entry* e : kept) out.append(path(*e), e->value, e->key);  // in order: the table stays sorted
+  *this = std::move(out);
+}
+
 void Marks::finish() {
   if (sorted_ != entries_.size()) tidy();
   // Rewrite the pointers in table order: smaller, and a sequential scan for equality.

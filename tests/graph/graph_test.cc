@@ -39,7 +39,7 @@ Graph tiny_graph(const qsel::test::TempDir& dir) {
 
 std::vector<std::string> out_labels(const Graph& g, const std::string& id) {
   std::vector<std::string> out;
-  for (const Edge* e : g.out_edges(*g.index_of(id))) out.push_back(e->label + ">" + e->to_id);
+  for (const Edge* e : g.out_edges(*g.index_of(id))) out.push_back(std::string(e->label) + ">" + e->to_id);
   return out;
 }
 
@@ -83,7 +83,7 @@ TEST_CASE("graph: reverse edges answer 'what refers to X' in one lookup", "[grap
   qsel::test::TempDir dir;
   Graph g = tiny_graph(dir);
   std::vector<std::string> in;
-  for (const Edge* e : g.in_edges(*g.index_of("sm90"))) in.push_back(g.record(e->from).id + ":" + e->label);
+  for (const Edge* e : g.in_edges(*g.index_of("sm90"))) in.push_back(g.record(e->from).id + ":" + std::string(e->label));
   CHECK(has(in, "h100-sxm:target"));
   CHECK(has(in, "h100-pcie:target"));
   CHECK(has(in, "marlin:runs-on"));

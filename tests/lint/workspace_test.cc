@@ -54,7 +54,7 @@ TEST_CASE("workspace: several paths are checked together; a missing one is an in
   d.write("b/formats/gptq.yaml", minimal_record("format", "gptq"));
   d.write("b/formats/awq.yaml", minimal_record("format", "awq"));
   LintSettings s;
-  auto report = lint_once({(d.path() / "a").string(), (d.path() / "b").string()}, s, schemas());
+  auto report = lint_both_ways({(d.path() / "a").string(), (d.path() / "b").string()}, s);
   REQUIRE(report.findings.size() == 1);
   CHECK(report.findings[0].code == "QS002");  // the same id in both corpora; gptq resolves across them
   CHECK(report.files == 3);

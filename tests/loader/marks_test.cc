@@ -99,3 +99,21 @@ TEST_CASE("marks: appended entries are found like set ones, in any order and any
   same.set_value("", {1, 1});
   CHECK(m == same);
 }
+
+TEST_CASE("marks: retain keeps the accepted entries, sorted, in a table sized to fit", "[marks]") {
+  Marks m;
+  m.set_value("/b", {3, 4});
+  m.set_value("", {1, 1});
+  m.set_value("/a", {2, 4});
+  m.set_key("/a", {2, 1});
+  m.set_value("/a/0", {2, 7});
+  m.retain([](std::string_view p) { return p.substr(0, 2) != "/b"; });
+  CHECK(m.size() == 3);
+  CHECK(m.key("/a") == std::optional<Mark>(Mark{2, 1}));
+  CHECK(m.value("/a/0") == std::optional<Mark>(Mark{2, 7}));
+  CHECK_FALSE(m.value("/b").has_value());
+  CHECK(m.at("/b") == Mark{1, 1});  // now the root's
+  std::string order;
+  m.for_each([&](std::string_view p, Mark, Mark) { order += std::string(p) + ";"; });
+  CHECK(order == ";/a;/a/0;");
+}

@@ -10,6 +10,7 @@
 
 #include "qsel/graph/reference_fields.h"
 #include "qsel/loader/loader.h"
+#include "qsel/loader/prune.h"
 
 namespace qsel {
 
@@ -18,7 +19,7 @@ struct Edge {
   std::optional<std::size_t> to;  // empty: dangling (no record has that id)
   bool wrong_kind = false;        // a record has the id, but of a kind the field cannot name
   std::string to_id;
-  std::string label;              // "native-on", "selects", …
+  std::string_view label;         // "native-on", "selects", … (the field's, which lives as long as the program)
   std::string pointer;            // where in `from` the id is written
   const ReferenceField* field = nullptr;
 };
@@ -78,6 +79,11 @@ class Graph {
   std::unordered_map<std::string, std::vector<std::size_t>> by_family_;  // normalised family name
   std::unordered_map<std::string, std::size_t> unvalidated_;             // id -> corpus_.unvalidated index
 };
+
+// What the graph reads of records besides id, name, aliases and references
+// (accelerator family names and the fields GPU names are matched on), for a
+// caller that prunes records before building it (loader/prune.h).
+const std::vector<KeptField>& graph_reads();
 
 // Lower case, with '-', '_' and spaces removed: "H100 SXM" -> "h100sxm".
 std::string normalize_name(std::string_view text);

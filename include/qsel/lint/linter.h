@@ -35,9 +35,10 @@ struct LintReport {
 // Every finding in the paths, filtered by `settings` (no baseline, no fixes).
 // `last`: nothing runs after this lint but rendering its report, so its graph
 // may be left to the process exit (see core/disposal.h); --fix lints twice and
-// frees the first graph before the second is built.
+// frees the first graph before the second is built. `prune`: false keeps every
+// record whole until the checks have run (lint_test compares both ways).
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
-                     bool last = false);
+                     bool last = false, bool prune = true);
 
 // The whole run: --fix / --diff / --write-baseline / --baseline included.
 LintReport run_lint(const LintRequest& request, const SchemaSet& schemas);

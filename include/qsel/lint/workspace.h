@@ -31,7 +31,8 @@ struct Workspace {
   mutable std::unordered_map<std::string, Folder> folder_cache_;
 };
 
-// Throws LintInputError when a path does not exist.
-Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas);
+// Throws LintInputError when a path does not exist. `on_record` sees every
+// record as it loads (see load_corpus).
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record = {});
 
 }  // namespace qsel

@@ -2,6 +2,7 @@
 // Every problem in the corpus is collected in one pass and returned as data.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,13 +40,19 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
                                   const SchemaSet& schemas, Problems& out, const YamlLimits& limits = {},
                                   RecordStub* stub = nullptr);
 
+// Called with each record as soon as it has loaded, on the thread that loaded
+// it (so from several threads at once), before duplicate ids are dropped. It
+// may change the record (lint checks it and prunes it there, while its tree is
+// at hand and the next file is not read yet).
+using RecordHook = std::function<void(Record&)>;
+
 // `root` is a corpus directory, or a kind folder, or a single record file.
 // Files are loaded on `threads` threads (0: one per core); the result is the
 // same, in the same order, whatever the number. Without `with_digest` the
 // corpus digest is left empty (lint has no use for it and it costs a hash of
 // every byte).
 Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {},
-                   unsigned threads = 0, bool with_digest = true);
+                   unsigned threads = 0, bool with_digest = true, const RecordHook& on_record = {});
 
 // Adds QS002 problems for repeated ids and keeps the first record of each id.
 void drop_duplicate_ids(Corpus& corpus);

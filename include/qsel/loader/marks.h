@@ -41,6 +41,9 @@ class Marks {
   // items after it move down by one, so later findings keep their locations.
   void remove_item(std::string_view array, std::size_t index);
 
+  // Keeps only the entries whose pointer `keep` accepts, in a table sized to fit.
+  void retain(const std::function<bool(std::string_view)>& keep);
+
   // Sorts the table and returns spare capacity. Lookups work before this too
   // (a sorted head and an unsorted tail, merged in when a lookup finds it long),
   // so a reader may look up while building.

@@ -39,12 +39,16 @@ void check_record(CheckContext& c, const Record& b) {
   if (!why.empty()) c.report(b, "/baseline/benchmark", fmt::format("baseline {} {}", base->id, why));
 }
 
+// Read of every benchmark: the baseline it names, and what the comparison needs of both.
+constexpr KeptField kReads[] = {{Kind::Benchmark, "/baseline/benchmark"}, {Kind::Benchmark, "/metric"},
+                                {Kind::Benchmark, "/model_id"}, {Kind::Benchmark, "/model"}};
+
 void run(CheckContext& c) {
   for (const Record* r : c.graph().of_kind(Kind::Benchmark)) check_record(c, *r);
 }
 
 }  // namespace
 
-Check baseline_mismatch() { return {&kInfo, run}; }
+Check baseline_mismatch() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

@@ -73,6 +73,9 @@ void compare(CheckContext& c, const Record& r, const char* key, const char* list
                        actual.size(), actual.size() == 1 ? "" : "s", r.id, list, joined(actual)));
 }
 
+constexpr KeptField kReads[] = {{Kind::Accelerator, ""}, {Kind::Format, "/native_support"},
+                                {Kind::Format, "/emulated_support"}};
+
 void run(CheckContext& c) {
   for (const Record* r : c.graph().of_kind(Kind::Accelerator)) {
     if (!field(*r, "census").is_object()) continue;
@@ -83,6 +86,6 @@ void run(CheckContext& c) {
 
 }  // namespace
 
-Check census_mismatch() { return {&kInfo, run}; }
+Check census_mismatch() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

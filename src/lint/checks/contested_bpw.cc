@@ -72,12 +72,12 @@ void check_record(CheckContext& c, const Record& r) {
   if (!is_contested) stated(c, r, *type, bpw, "nominal");
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check contested_bpw() { return {&kInfo, run}; }
+Check contested_bpw() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -64,6 +64,6 @@ void run(CheckContext& c) {
 
 }  // namespace
 
-Check dangling_reference() { return {&kInfo, run}; }
+Check dangling_reference() { return {.info = &kInfo, .run = run}; }
 
 }  // namespace qsel::lint_checks

@@ -54,12 +54,14 @@ void check_record(CheckContext& c, const Record& r) {
   if (safe_to_rename(c.graph(), r, stem)) f.fix = Fix{f.mark, r.id, stem};
 }
 
+constexpr KeptField kReads[] = {{std::nullopt, "/id"}};  // its mark
+
 void run(CheckContext& c) {
   for (const Record& r : c.graph().records()) check_record(c, r);
 }
 
 }  // namespace
 
-Check file_name_mismatch() { return {&kInfo, run}; }
+Check file_name_mismatch() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

@@ -37,12 +37,12 @@ void check_record(CheckContext& c, const Record& r) {
   f.fix = Fix{f.mark, std::to_string(size.get<long long>()), std::to_string(type->scale_group)};
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check kquant_group_size() { return {&kInfo, run}; }
+Check kquant_group_size() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -33,30 +33,28 @@ void check_one(CheckContext& c, const Record& r, const std::string& pointer, con
     c.report(r, pointer, fmt::format("log pattern \"{}\" names fact {} but captures no {{{}}}", text, must_capture, must_capture));
 }
 
-void run(CheckContext& c) {
-  for (const Record& r : c.graph().records()) {
-    if (r.kind != Kind::Engine) continue;
-    const auto& d = r.data;
-    if (d.contains("log") && d["log"].is_object()) {
-      const auto& log = d["log"];
-      for (std::size_t i = 0; log.contains("detect") && i < log["detect"].size(); ++i)
-        check_one(c, r, fmt::format("/log/detect/{}", i), log["detect"][i]);
-      for (std::size_t i = 0; log.contains("facts") && i < log["facts"].size(); ++i)
-        check_one(c, r, fmt::format("/log/facts/{}/pattern", i), log["facts"][i]["pattern"], log["facts"][i].value("fact", ""));
-      for (std::size_t i = 0; log.contains("notices") && i < log["notices"].size(); ++i)
-        check_one(c, r, fmt::format("/log/notices/{}/pattern", i), log["notices"][i]["pattern"]);
-    }
-    const auto& ks = d.value("kernel_selection", nlohmann::json::array());
-    for (std::size_t k = 0; k < ks.size(); ++k) {
-      if (!ks[k].contains("log")) continue;
-      const auto& ps = ks[k]["log"].value("patterns", nlohmann::json::array());
-      for (std::size_t i = 0; i < ps.size(); ++i) check_one(c, r, fmt::format("/kernel_selection/{}/log/patterns/{}", k, i), ps[i]);
-    }
+void each(CheckContext& c, const Record& r) {
+  if (r.kind != Kind::Engine) return;
+  const auto& d = r.data;
+  if (d.contains("log") && d["log"].is_object()) {
+    const auto& log = d["log"];
+    for (std::size_t i = 0; log.contains("detect") && i < log["detect"].size(); ++i)
+      check_one(c, r, fmt::format("/log/detect/{}", i), log["detect"][i]);
+    for (std::size_t i = 0; log.contains("facts") && i < log["facts"].size(); ++i)
+      check_one(c, r, fmt::format("/log/facts/{}/pattern", i), log["facts"][i]["pattern"], log["facts"][i].value("fact", ""));
+    for (std::size_t i = 0; log.contains("notices") && i < log["notices"].size(); ++i)
+      check_one(c, r, fmt::format("/log/notices/{}/pattern", i), log["notices"][i]["pattern"]);
+  }
+  const auto& ks = d.value("kernel_selection", nlohmann::json::array());
+  for (std::size_t k = 0; k < ks.size(); ++k) {
+    if (!ks[k].contains("log")) continue;
+    const auto& ps = ks[k]["log"].value("patterns", nlohmann::json::array());
+    for (std::size_t i = 0; i < ps.size(); ++i) check_one(c, r, fmt::format("/kernel_selection/{}/log/patterns/{}", k, i), ps[i]);
   }
 }
 
 }  // namespace
 
-Check malformed_log_pattern() { return {&kInfo, run}; }
+Check malformed_log_pattern() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -44,12 +44,12 @@ void check_record(CheckContext& c, const Record& r) {
   for (std::size_t i = 0; rows.is_array() && i < rows.size(); ++i) check_row(c, r, columns, i);
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Matrix)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Matrix) check_record(c, r);
 }
 
 }  // namespace
 
-Check matrix_unknown_column() { return {&kInfo, run}; }
+Check matrix_unknown_column() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

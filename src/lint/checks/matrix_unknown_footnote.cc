@@ -40,12 +40,12 @@ void check_record(CheckContext& c, const Record& r) {
   }
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Matrix)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Matrix) check_record(c, r);
 }
 
 }  // namespace
 
-Check matrix_unknown_footnote() { return {&kInfo, run}; }
+Check matrix_unknown_footnote() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

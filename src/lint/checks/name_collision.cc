@@ -56,6 +56,8 @@ void collide(std::vector<Pair>& pairs, const Claim& first, const Claim& later, c
   pairs.push_back({&on, other.record, {on.name}, at(other), how});
 }
 
+constexpr KeptField kReads[] = {{std::nullopt, "/id"}, {std::nullopt, "/aliases"}};  // their marks
+
 void run(CheckContext& c) {
   const Graph& g = c.graph();
   for (const auto& k : all_kinds()) {
@@ -102,6 +104,6 @@ void run(CheckContext& c) {
 
 }  // namespace
 
-Check name_collision() { return {&kInfo, run}; }
+Check name_collision() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

@@ -33,12 +33,12 @@ void check_record(CheckContext& c, const Record& r) {
                            quote_value(emulated[i])));
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check native_and_emulated() { return {&kInfo, run}; }
+Check native_and_emulated() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -35,12 +35,12 @@ void check_record(CheckContext& c, const Record& r) {
                        native.size() == 1 ? "" : "s", reason(r)));
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check native_software_dequant() { return {&kInfo, run}; }
+Check native_software_dequant() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -46,12 +46,15 @@ void check_record(CheckContext& c, const Record& r) {
   }
 }
 
+constexpr KeptField kReads[] = {{Kind::Format, "/requires_tensor_core"}, {Kind::Format, "/native_support"},
+                                {Kind::Accelerator, "/target"}, {Kind::Target, "/tensor_core_precisions"}};
+
 void run(CheckContext& c) {
   for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
 }
 
 }  // namespace
 
-Check native_without_tensor_core() { return {&kInfo, run}; }
+Check native_without_tensor_core() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

@@ -29,12 +29,14 @@ void check_record(CheckContext& c, const Record& r) {
   }
 }
 
+constexpr KeptField kReads[] = {{Kind::Format, "/quality_delta"}, {Kind::Benchmark, "/format_id"}};
+
 void run(CheckContext& c) {
   for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
 }
 
 }  // namespace
 
-Check quality_delta_other_format() { return {&kInfo, run}; }
+Check quality_delta_other_format() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks

@@ -25,14 +25,13 @@ bool has_url(const Record& r) {
   return false;
 }
 
-void run(CheckContext& c) {
-  for (const Record& r : c.graph().records())
-    if (r.str("status") == "reviewed" && !has_url(r))
-      c.report(r, "/status", "status is reviewed, but no source has a url; cite one primary source a reader can open");
+void each(CheckContext& c, const Record& r) {
+  if (r.str("status") == "reviewed" && !has_url(r))
+    c.report(r, "/status", "status is reviewed, but no source has a url; cite one primary source a reader can open");
 }
 
 }  // namespace
 
-Check reviewed_without_url() { return {&kInfo, run}; }
+Check reviewed_without_url() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

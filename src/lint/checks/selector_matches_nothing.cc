@@ -1,6 +1,7 @@
 // QS024: a target selector that matches no target record.
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -67,8 +68,25 @@ void run(CheckContext& c) {
     for (const Record* r : c.graph().of_kind(s.kind)) check_record(c, *r, s.pattern, targets);
 }
 
+// Each site's selectors (its pattern up to the first "*") and every field of a
+// target, which selector_matches reads.
+const std::vector<KeptField>& reads() {
+  static const std::vector<std::string> selectors = [] {
+    std::vector<std::string> out;
+    for (const Site& s : kSites) out.push_back(std::string(s.pattern).substr(0, std::string(s.pattern).find("/*")));
+    return out;
+  }();
+  static const std::vector<KeptField> out = [] {
+    std::vector<KeptField> r;
+    for (std::size_t i = 0; i < kSites.size(); ++i) r.push_back({kSites[i].kind, selectors[i].c_str()});
+    r.push_back({Kind::Target, ""});
+    return r;
+  }();
+  return out;
+}
+
 }  // namespace
 
-Check selector_matches_nothing() { return {&kInfo, run}; }
+Check selector_matches_nothing() { return {.info = &kInfo, .run = run, .reads = reads()}; }
 
 }  // namespace qsel::lint_checks

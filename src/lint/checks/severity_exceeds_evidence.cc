@@ -19,18 +19,16 @@ evidence_grade: anecdotal)",
      R"(gotchas/mtp-prefix-caching-accuracy.yaml:3:11: error: severity blocker rests on anecdotal evidence; a blocker needs evidence_grade reproduced, documented or measured [QS029 severity-exceeds-evidence])",
      R"(Rate it `major` until a second report, an upstream fix or a benchmark confirms it, and say in `notes` what the source rated it; or record the stronger evidence and its `evidence_grade`.)"}};
 
-void run(CheckContext& c) {
-  for (const Record& r : c.graph().records()) {
-    if (r.kind != Kind::Gotcha || r.str("severity") != "blocker") continue;
-    std::string grade = r.str("evidence_grade");
-    if (grade == "reproduced" || grade == "documented" || grade == "measured") continue;
-    c.report(r, "/severity", fmt::format("severity blocker rests on {} evidence; a blocker needs evidence_grade reproduced, "
-                                         "documented or measured", grade.empty() ? "unstated" : grade));
-  }
+void each(CheckContext& c, const Record& r) {
+  if (r.kind != Kind::Gotcha || r.str("severity") != "blocker") return;
+  std::string grade = r.str("evidence_grade");
+  if (grade == "reproduced" || grade == "documented" || grade == "measured") return;
+  c.report(r, "/severity", fmt::format("severity blocker rests on {} evidence; a blocker needs evidence_grade reproduced, "
+                                       "documented or measured", grade.empty() ? "unstated" : grade));
 }
 
 }  // namespace
 
-Check severity_exceeds_evidence() { return {&kInfo, run}; }
+Check severity_exceeds_evidence() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

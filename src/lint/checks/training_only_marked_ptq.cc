@@ -35,12 +35,12 @@ void check_record(CheckContext& c, const Record& r) {
                        regime, regime));
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check training_only_marked_ptq() { return {&kInfo, run}; }
+Check training_only_marked_ptq() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

@@ -89,12 +89,12 @@ void check_record(CheckContext& c, const Record& r) {
   }
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Benchmark)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Benchmark) check_record(c, r);
 }
 
 }  // namespace
 
-Check ungraded_vendor_claim() { return {&kInfo, run}; }
+Check ungraded_vendor_claim() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

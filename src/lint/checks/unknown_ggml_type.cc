@@ -41,12 +41,12 @@ void check_record(CheckContext& c, const Record& r) {
   if (std::string base = str_at(r, "/mixture/base"); !base.empty()) check_type(c, r, "/mixture/base", base);
 }
 
-void run(CheckContext& c) {
-  for (const Record* r : c.graph().of_kind(Kind::Format)) check_record(c, *r);
+void each(CheckContext& c, const Record& r) {
+  if (r.kind == Kind::Format) check_record(c, r);
 }
 
 }  // namespace
 
-Check unknown_ggml_type() { return {&kInfo, run}; }
+Check unknown_ggml_type() { return {.info = &kInfo, .each = each}; }
 
 }  // namespace qsel::lint_checks

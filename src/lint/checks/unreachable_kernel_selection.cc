@@ -44,6 +44,9 @@ void check_entry(CheckContext& c, const Record& engine, std::size_t i, const jso
                        i, kernel->id, targets_text(runs), targets_text(where)));
 }
 
+// selector_matches reads every field of a target.
+constexpr KeptField kReads[] = {{Kind::Engine, "/kernel_selection"}, {Kind::Kernel, "/runs_on"}, {Kind::Target, ""}};
+
 void run(CheckContext& c) {
   for (const Record* e : c.graph().of_kind(Kind::Engine)) {
     const json& list = field(*e, "kernel_selection");
@@ -53,6 +56,6 @@ void run(CheckContext& c) {
 
 }  // namespace
 
-Check unreachable_kernel_selection() { return {&kInfo, run}; }
+Check unreachable_kernel_selection() { return {.info = &kInfo, .run = run, .reads = kReads}; }
 
 }  // namespace qsel::lint_checks
