@@ -1,6 +1,7 @@
 #include "qsel/loader/prune.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace qsel {
 namespace {
@@ -31,27 +32,44 @@ void for_each_token(std::string_view pointer, F&& f) {
 }  // namespace
 
 const KeptPaths::Node* KeptPaths::Node::child(std::string_view token) const {
-  for (const auto& [name, node] : children)
-    if (name == token) return &node;
-  return nullptr;
-}
-
-KeptPaths::Node& KeptPaths::Node::child_or_add(std::string_view token) {
-  for (auto& [name, node] : children)
-    if (name == token) return node;
-  children.emplace_back(std::string(token), Node{});
-  return children.back().second;
+  auto it = std::lower_bound(children.begin(), children.end(), token,
+                             [](const auto& c, std::string_view t) { return std::string_view(c.first) < t; });
+  return it != children.end() && it->first == token ? &it->second : nullptr;
 }
 
 void KeptPaths::add(std::string_view pointer) {
   Node* node = &root_;
   for_each_token(pointer, [&](std::string_view token) {
     if (node->whole) return false;  // already kept whole above
-    node = &node->child_or_add(token);
+    node = &node->children.emplace_back(std::string(token), Node{}).second;
     return true;
   });
   node->whole = true;
   node->children.clear();
+  sealed_ = false;
+}
+
+// Sorts each node's children and merges the ones of the same name.
+void KeptPaths::seal(Node& node) {
+  if (node.whole) {
+    node.children.clear();
+    return;
+  }
+  auto& kids = node.children;
+  std::stable_sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < kids.size(); ++i) {
+    if (out > 0 && kids[out - 1].first == kids[i].first) {
+      Node& into = kids[out - 1].second;
+      into.whole = into.whole || kids[i].second.whole;
+      for (auto& c : kids[i].second.children) into.children.push_back(std::move(c));
+      continue;
+    }
+    if (out != i) kids[out] = std::move(kids[i]);
+    ++out;
+  }
+  kids.resize(out);
+  for (auto& c : kids) seal(c.second);
 }
 
 void KeptPaths::prune_value(nlohmann::json& value, const Node& node) const {
@@ -67,8 +85,10 @@ void KeptPaths::prune_value(nlohmann::json& value, const Node& node) const {
       ++it;
     }
   } else if (value.is_array()) {
+    char index[24];
     for (std::size_t i = 0; i < value.size(); ++i) {
-      const Node* kept = node.child(std::to_string(i));
+      auto [end, ec] = std::to_chars(index, index + sizeof index, i);
+      const Node* kept = node.child(std::string_view(index, static_cast<std::size_t>(end - index)));
       if (kept) prune_value(value[i], *kept);
       else value[i] = nullptr;  // a placeholder: later items keep their pointers
     }
@@ -89,8 +109,15 @@ bool KeptPaths::kept_mark(std::string_view pointer) const {
   return kept;
 }
 
-void KeptPaths::prune(Record& r) const {
+void KeptPaths::seal() {
+  if (sealed_) return;
+  seal(root_);
+  sealed_ = true;
+}
+
+void KeptPaths::prune(Record& r) {
   if (root_.whole) return;
+  seal();
   prune_value(r.data, root_);
   r.marks.retain([this](std::string_view pointer) { return kept_mark(pointer); });
 }
@@ -99,6 +126,7 @@ KeptPaths kept_paths_for(Kind kind, const std::vector<KeptField>& fields) {
   KeptPaths out;
   for (const KeptField& f : fields)
     if (!f.kind || *f.kind == kind) out.add(f.pointer);
+  out.seal();
   return out;
 }
 

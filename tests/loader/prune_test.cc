@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <string>
 
 #include "qsel/loader/prune.h"
@@ -123,4 +124,36 @@ TEST_CASE("prune: kept_paths_for takes the fields of one kind and of every kind"
   Record g = record_of(kBench, Kind::Gotcha);
   kept_paths_for(Kind::Gotcha, fields).prune(g);
   CHECK(g.data.dump() == R"({"id":"b1"})");
+}
+
+TEST_CASE("prune: pointers added in any order and repeated merge into one tree", "[prune]") {
+  Record r = record_of("id: x\na:\n  b: 1\n  c: 2\n  d: 3\nz: 4\n");
+  KeptPaths kept;
+  kept.add("/a/c");
+  kept.add("/z");
+  kept.add("/a/b");
+  kept.add("/a/c");
+  kept.prune(r);
+  CHECK(r.data.dump() == R"({"a":{"b":1,"c":2},"z":4})");
+}
+
+TEST_CASE("prune: a hundred thousand kept items of one list cost n log n", "[prune]") {
+  std::string yaml = "id: x\nlist:\n";
+  for (int i = 0; i < 100000; ++i) yaml += "- v\n";
+  YamlLimits limits;  // past the loader's limits (1,000 items a list), to make n squared show
+  limits.max_items = limits.max_nodes = 200000;
+  YamlDocument doc = read_yaml(yaml, "t.yaml", limits);
+  REQUIRE(doc.problems.empty());
+  Record r;
+  r.data = std::move(doc.value);
+  r.marks = std::move(doc.marks);
+  KeptPaths kept;
+  for (int i = 99999; i >= 0; i -= 2) kept.add("/list/" + std::to_string(i));  // every odd item, backwards
+  auto start = std::chrono::steady_clock::now();
+  kept.prune(r);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));  // quadratic took minutes
+  REQUIRE(r.data["list"].size() == 100000);
+  CHECK(r.data["list"][0].is_null());
+  CHECK(r.data["list"][99999] == "v");
+  CHECK(r.marks.size() == 2 + 50000);  // the root, /list, and each kept item
 }

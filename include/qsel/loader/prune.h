@@ -24,26 +24,31 @@ struct KeptField {
   const char* pointer;
 };
 
-// The pointers to keep, as a tree of reference tokens.
+// The pointers to keep, as a tree of reference tokens. Adding is appending;
+// the tree is sorted and merged once, when it is first used, so a record with
+// a hundred thousand references costs n log n, not n squared.
 class KeptPaths {
  public:
   // `pointer` is a JSON pointer ("" keeps everything); escaped tokens (~0, ~1) are read as such.
   void add(std::string_view pointer);
   bool keeps_everything() const { return root_.whole; }
+  // Sorts and merges the tree now (prune does it when it is needed).
+  void seal();
 
   // Drops from `r.data` and `r.marks` everything no kept pointer needs.
-  void prune(Record& r) const;
+  void prune(Record& r);
 
  private:
   struct Node {
     bool whole = false;  // a kept pointer ends here: keep the subtree
-    std::vector<std::pair<std::string, Node>> children;
+    std::vector<std::pair<std::string, Node>> children;  // sorted by name once sealed
     const Node* child(std::string_view token) const;
-    Node& child_or_add(std::string_view token);
   };
+  static void seal(Node& node);
   void prune_value(nlohmann::json& value, const Node& node) const;
   bool kept_mark(std::string_view pointer) const;
   Node root_;
+  bool sealed_ = true;
 };
 
 // The pointers `fields` declare for records of `kind`.
