@@ -313,20 +313,25 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
   return r;
 }
 
+// In place: a second array of records would be the peak of a large lint.
 void drop_duplicate_ids(Corpus& corpus) {
-  std::unordered_map<std::string, std::size_t> first;
-  std::vector<Record> kept;
-  for (auto& r : corpus.records) {
-    auto [it, fresh] = first.emplace(r.id, kept.size());
+  std::vector<Record>& recs = corpus.records;
+  std::unordered_map<std::string, std::size_t> first;  // id -> its record's final index
+  first.reserve(recs.size());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    auto [it, fresh] = first.emplace(recs[i].id, kept);
     if (fresh) {
-      kept.push_back(std::move(r));
+      if (kept != i) recs[kept] = std::move(recs[i]);
+      ++kept;
       continue;
     }
-    const Record& f = kept[it->second];
+    const Record& r = recs[i];
+    const Record& f = recs[it->second];
     corpus.problems.push_back({"QS002", r.file, r.mark_of("/id"), r.id,
         fmt::format("id \"{}\" is already used by {}:{}", r.id, f.file, f.mark_of("/id").line)});
   }
-  corpus.records = std::move(kept);
+  recs.erase(recs.begin() + static_cast<std::ptrdiff_t>(kept), recs.end());
 }
 
 namespace {
