@@ -34,8 +34,9 @@ class CheckContext {
 //  - `run`, the corpus part, sees the graph. By then lint has pruned each
 //    record (loader/prune.h) to its id, name, aliases, file, references and the
 //    fields some corpus part declares in `reads`. A corpus part that reads a
-//    field it does not declare sees it missing: lint_test compares lint with
-//    and without pruning on the corpus and every rule's fixtures.
+//    field it does not declare sees it missing. Every lint test lints its
+//    corpus both ways, pruned and whole, and fails on a difference
+//    (tests/lint/lint_support.h), so each rule's own tests catch it.
 struct Check {
   const RuleInfo* info;
   void (*run)(CheckContext&) = nullptr;

@@ -36,7 +36,7 @@ struct LintReport {
 // `last`: nothing runs after this lint but rendering its report, so its graph
 // may be left to the process exit (see core/disposal.h); --fix lints twice and
 // frees the first graph before the second is built. `prune`: false keeps every
-// record whole until the checks have run (lint_test compares both ways).
+// record whole until the checks have run (the lint tests compare both ways).
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
                      bool last = false, bool prune = true);
 

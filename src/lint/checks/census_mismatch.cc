@@ -73,7 +73,7 @@ void compare(CheckContext& c, const Record& r, const char* key, const char* list
                        actual.size(), actual.size() == 1 ? "" : "s", r.id, list, joined(actual)));
 }
 
-constexpr KeptField kReads[] = {{Kind::Accelerator, ""}, {Kind::Format, "/native_support"},
+constexpr KeptField kReads[] = {{Kind::Accelerator, "/census"}, {Kind::Format, "/native_support"},
                                 {Kind::Format, "/emulated_support"}};
 
 void run(CheckContext& c) {
