@@ -33,15 +33,16 @@ void for_each_token(std::string_view pointer, F&& f) {
 
 const KeptPaths::Node* KeptPaths::Node::child(std::string_view token) const {
   auto it = std::lower_bound(children.begin(), children.end(), token,
-                             [](const auto& c, std::string_view t) { return std::string_view(c.first) < t; });
-  return it != children.end() && it->first == token ? &it->second : nullptr;
+                             [](const Node& c, std::string_view t) { return std::string_view(c.name) < t; });
+  return it != children.end() && it->name == token ? &*it : nullptr;
 }
 
 void KeptPaths::add(std::string_view pointer) {
   Node* node = &root_;
   for_each_token(pointer, [&](std::string_view token) {
     if (node->whole) return false;  // already kept whole above
-    node = &node->children.emplace_back(std::string(token), Node{}).second;
+    node = &node->children.emplace_back();
+    node->name = token;
     return true;
   });
   node->whole = true;
@@ -56,20 +57,20 @@ void KeptPaths::seal(Node& node) {
     return;
   }
   auto& kids = node.children;
-  std::stable_sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(kids.begin(), kids.end(), [](const Node& a, const Node& b) { return a.name < b.name; });
   std::size_t out = 0;
   for (std::size_t i = 0; i < kids.size(); ++i) {
-    if (out > 0 && kids[out - 1].first == kids[i].first) {
-      Node& into = kids[out - 1].second;
-      into.whole = into.whole || kids[i].second.whole;
-      for (auto& c : kids[i].second.children) into.children.push_back(std::move(c));
+    if (out > 0 && kids[out - 1].name == kids[i].name) {
+      Node& into = kids[out - 1];
+      into.whole = into.whole || kids[i].whole;
+      for (Node& c : kids[i].children) into.children.push_back(std::move(c));
       continue;
     }
     if (out != i) kids[out] = std::move(kids[i]);
     ++out;
   }
   kids.resize(out);
-  for (auto& c : kids) seal(c.second);
+  for (Node& c : kids) seal(c);
 }
 
 void KeptPaths::prune_value(nlohmann::json& value, const Node& node) const {

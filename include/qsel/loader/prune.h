@@ -40,8 +40,9 @@ class KeptPaths {
 
  private:
   struct Node {
+    std::string name;    // the reference token that leads here
     bool whole = false;  // a kept pointer ends here: keep the subtree
-    std::vector<std::pair<std::string, Node>> children;  // sorted by name once sealed
+    std::vector<Node> children;  // sorted by name once sealed
     const Node* child(std::string_view token) const;
   };
   static void seal(Node& node);
