@@ -540,7 +540,7 @@ class Reader {
         std::size_t r = q, e = q;
         for (; r < l.end && t_[r] != ',' && t_[r] != ']'; ++r) {
           char d = t_[r];
-          if (d == '[' || d == '{' || d == '}' || d == ':' || (d == '#' && t_[r - 1] == ' ')) give_up();
+          if (d == '[' || d == '{' || d == '}' || d == ':' || d == '?' || (d == '#' && t_[r - 1] == ' ')) give_up();
           if (d != ' ') e = r + 1;
         }
         std::string s(t_.substr(q, e - q));

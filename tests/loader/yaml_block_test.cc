@@ -111,6 +111,7 @@ TEST_CASE("yaml_block: hands over everything outside the subset and every error"
       "a: '  \n  '\n",              // quotes around folded white space only
       "a: \"x\n\n  \"\n",              // a folded quote whose last line is empty
       "a: [1, 2\n",                 // an unclosed flow sequence
+      "i: [u?]\n",                  // '?' in a flow item: YAML allows it, yaml-cpp does not (fuzz)
       "a: x: y\n",                  // a mapping value where none may be
       "a: .inf\n",                  // not a finite number
       ".nan: 1\n",                  // a key that is not a finite number
