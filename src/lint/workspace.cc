@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -62,11 +64,12 @@ bool under(const fs::path& file, const fs::path& dir) {
 }  // namespace
 
 bool Workspace::in_scope(const std::string& file) const {
-  if (auto it = in_scope_cache_.find(file); it != in_scope_cache_.end()) return it->second;
   // A file is in scope when it sits under a linted path as written (a symlink
   // inside the tree counts as inside, wherever it points) or as resolved.
   // Resolving costs a syscall per path component, so it is done once per
-  // folder; only a file that is itself a symlink is resolved on its own.
+  // folder; only a file that is itself a symlink is resolved on its own. Most
+  // files sit in a folder that is itself under a linted path: that is decided
+  // once for the folder, and such files need no lookup of their own.
   fs::path p(file);
   auto [dir, fresh] = folder_cache_.try_emplace(p.parent_path().string());
   if (fresh) {
@@ -76,8 +79,12 @@ bool Workspace::in_scope(const std::string& file) const {
     dir->second.written_ok = !ec;
     dir->second.written = ec ? fs::path() : abs.lexically_normal();
     dir->second.resolved = canonical_or_absolute(parent);
+    dir->second.all_in = dir->second.written_ok && std::any_of(scope_as_written.begin(), scope_as_written.end(),
+                                                               [&](const fs::path& s) { return under(dir->second.written, s); });
   }
   const Folder& d = dir->second;
+  if (d.all_in) return true;
+  if (auto it = in_scope_cache_.find(file); it != in_scope_cache_.end()) return it->second;
   fs::path lexical = d.written / p.filename();
   bool in = d.written_ok && std::any_of(scope_as_written.begin(), scope_as_written.end(), [&](const fs::path& s) { return under(lexical, s); });
   if (!in) {  // only then is the file's own resolution worth its syscalls
@@ -89,7 +96,8 @@ bool Workspace::in_scope(const std::string& file) const {
 }
 
 std::size_t Workspace::files_in_scope() const {
-  std::set<std::string> files;
+  std::unordered_set<std::string_view> files;  // views of the corpus's own strings
+  files.reserve(corpus.records.size());
   for (const auto& r : corpus.records)
     if (in_scope(r.file)) files.insert(r.file);
   for (const auto& p : corpus.problems)

@@ -27,9 +27,14 @@ namespace {
 constexpr const char* kUnknownFolder = "QS013";
 constexpr const char* kUnreadable = "QS014";
 
+// Told from the name's bytes: path::extension() parses and allocates, once per
+// file of a corpus of 50,000.
 bool is_record_file(const fs::path& p) {
-  auto ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml";
+  std::string_view name(p.native());
+  name = name.substr(name.rfind('/') + 1);
+  for (std::string_view ext : {std::string_view(".yaml"), std::string_view(".yml")})
+    if (name.size() > ext.size() && name.ends_with(ext)) return true;
+  return false;
 }
 
 // Reads at most cap+1 bytes of a regular file (enough to know it is too large)

@@ -26,6 +26,7 @@ struct Workspace {
   struct Folder {
     std::filesystem::path written, resolved;  // absolute as written; canonical
     bool written_ok = false;
+    bool all_in = false;  // the folder is under a linted path, so every file in it is
   };
   mutable std::unordered_map<std::string, bool> in_scope_cache_;  // canonical paths cost syscalls
   mutable std::unordered_map<std::string, Folder> folder_cache_;
