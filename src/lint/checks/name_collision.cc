@@ -1,7 +1,9 @@
 // QS032: two records of one kind answer to the same name (id or alias), or two
 // accelerators to the same typed spelling once vendor words are set aside.
-#include <map>
-#include <memory>
+#include <algorithm>
+#include <deque>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -58,33 +60,39 @@ void collide(std::vector<Pair>& pairs, const Claim& first, const Claim& later, c
 
 constexpr KeptField kReads[] = {{std::nullopt, "/id"}, {std::nullopt, "/aliases"}};  // their marks
 
+// Whether `names` already holds `key`; adds it when not. A record has a
+// handful of names, so a list beats a map.
+bool seen_before(std::vector<std::string>& names, const std::string& key) {
+  if (std::find(names.begin(), names.end(), key) != names.end()) return true;
+  names.push_back(key);
+  return false;
+}
+
 void run(CheckContext& c) {
   const Graph& g = c.graph();
   for (const auto& k : all_kinds()) {
-    std::vector<std::unique_ptr<Claim>> store;
-    std::map<std::string, const Claim*> exact, spelled;
+    std::deque<Claim> store;  // stable addresses for the maps below
+    std::unordered_map<std::string, const Claim*> exact, spelled;
     std::vector<Pair> pairs;
+    std::vector<const Claim*> claims;
+    std::vector<std::string> own, own_spelling;  // a record may repeat a name in another spelling
     for (const Record* r : g.of_kind(k.kind)) {
-      std::vector<const Claim*> claims;
-      store.push_back(std::make_unique<Claim>(Claim{r, "/id", r->id}));
-      claims.push_back(store.back().get());
-      for (std::size_t i = 0; i < r->aliases.size(); ++i) {
-        store.push_back(std::make_unique<Claim>(Claim{r, fmt::format("/aliases/{}", i), r->aliases[i]}));
-        claims.push_back(store.back().get());
-      }
-      std::map<std::string, bool> own, own_spelling;  // a record may repeat a name in another spelling
+      claims.clear();
+      own.clear();
+      own_spelling.clear();
+      claims.push_back(&store.emplace_back(Claim{r, "/id", r->id}));
+      for (std::size_t i = 0; i < r->aliases.size(); ++i)
+        claims.push_back(&store.emplace_back(Claim{r, fmt::format("/aliases/{}", i), r->aliases[i]}));
       for (const Claim* cl : claims) {
         std::string key = normalize_name(cl->name);
-        if (!own[key]) {
-          own[key] = true;
+        if (!seen_before(own, key)) {
           auto [it, fresh] = exact.emplace(key, cl);
           if (!fresh && it->second->record != r) collide(pairs, *it->second, *cl, "");
         }
         if (k.kind != Kind::Accelerator) continue;
         GpuName n = split_gpu_name(cl->name);
         std::string spelling = normalize_name(n.rest) + "@" + number_text(n.memory_gb);
-        if (n.rest.empty() || own_spelling[spelling]) continue;
-        own_spelling[spelling] = true;
+        if (n.rest.empty() || seen_before(own_spelling, spelling)) continue;
         auto [it, fresh] = spelled.emplace(spelling, cl);
         if (!fresh && it->second->record != r && normalize_name(it->second->name) != key)
           collide(pairs, *it->second, *cl, fmt::format(" once vendor words are set aside (\"{}\")", n.rest));

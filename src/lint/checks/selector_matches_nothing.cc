@@ -47,11 +47,23 @@ std::string last_token(const std::string& ptr) { return ptr.substr(ptr.rfind('/'
 
 // `targets` is listed once per run: matching_targets() per selector listed (and
 // sorted) every record again for each one, quadratic in the corpus size.
+// A selector that names its targets can match only those: they are looked up,
+// not every target tried (a gotcha corpus has tens of thousands of selectors).
+bool matches_some(const Graph& g, const json& selector, const std::vector<const Record*>& targets) {
+  if (auto named = selector.find("targets"); named != selector.end()) {
+    for (const json& id : *named) {  // a lone string is a list of one, as selector_matches reads it
+      if (!id.is_string()) continue;
+      const Record* t = g.find(id.get_ref<const std::string&>());
+      if (t && t->kind == Kind::Target && selector_matches(selector, *t)) return true;
+    }
+    return false;
+  }
+  return std::any_of(targets.begin(), targets.end(), [&](const Record* t) { return selector_matches(selector, *t); });
+}
+
 void check_record(CheckContext& c, const Record& r, const char* pattern, const std::vector<const Record*>& targets) {
   for_each_at(r.data, pattern, [&](const std::string& ptr, const json& selector) {
-    if (!selector.is_object() ||
-        std::any_of(targets.begin(), targets.end(), [&](const Record* t) { return selector_matches(selector, *t); }))
-      return;
+    if (!selector.is_object() || matches_some(c.graph(), selector, targets)) return;
     // A selector naming a target that failed its schema matches nothing only because of
     // that record's own finding: one mistake, one finding.
     if (auto it = selector.find("targets"); it != selector.end() && it->is_array())

@@ -20,7 +20,8 @@ void walk(const json& node, const std::vector<std::string>& parts, std::size_t i
           const std::function<void(const std::string&, const json&)>& fn) {
   if (i == parts.size()) return fn(ptr, node);
   if (parts[i] != "*") {
-    if (node.is_object() && node.contains(parts[i])) walk(node[parts[i]], parts, i + 1, pointer_child(ptr, parts[i]), fn);
+    if (!node.is_object()) return;
+    if (auto it = node.find(parts[i]); it != node.end()) walk(*it, parts, i + 1, pointer_child(ptr, parts[i]), fn);
     return;
   }
   if (node.is_array())
@@ -79,9 +80,16 @@ std::string str_at(const Record& r, const std::string& pointer) {
 
 void for_each_at(const json& root, const std::string& pattern,
                  const std::function<void(const std::string&, const json&)>& fn) {
+  // Most records lack the field: answered before the pattern is split (a
+  // stringstream per record was most of QS024's time on 50,000 records).
+  std::string_view first = std::string_view(pattern).substr(1, pattern.find('/', 1) - 1);
+  if (first != "*" && (!root.is_object() || root.find(first) == root.end())) return;
   std::vector<std::string> parts;
-  std::stringstream ss(pattern.substr(1));
-  for (std::string p; std::getline(ss, p, '/');) parts.push_back(p);
+  for (std::size_t at = 1; at <= pattern.size();) {
+    std::size_t end = std::min(pattern.find('/', at), pattern.size());
+    parts.emplace_back(pattern, at, end - at);
+    at = end + 1;
+  }
   walk(root, parts, 0, "", fn);
 }
 
