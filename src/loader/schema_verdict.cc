@@ -56,8 +56,11 @@ double number_of(const json& v) {
   return v.get<double>();
 }
 
-// Equal as valijson's strict equality would have them: same kind of value.
+// Equal as valijson's strict equality would have them: same kind of scalar.
+// A list or map is never called equal here (nlohmann's == calls [1] and [1.0]
+// equal, valijson's strict one need not): such an enum or const asks valijson.
 bool same(const json& a, const json& b) {
+  if (a.is_structured() || b.is_structured()) return false;
   if (a.is_number_integer() && b.is_number_integer()) return a == b;
   return a.type() == b.type() && a == b;
 }

@@ -182,6 +182,9 @@ TEST_CASE("schema verdict: answers yes only where sure", "[loader][schema][verdi
   CHECK(v->certainly_valid(json::parse(R"({"a": 1, "c": ["ééé"]})")));
   CHECK_FALSE(v->certainly_valid(json::parse(R"({"a": 1, "d": "s"})")));         // a oneOf: valijson's call
   CHECK_FALSE(v->certainly_valid(json::parse(R"({"a": 9007199254740993})")));      // past 2^53: not exact
+  auto structured = verdict_of(R"({"enum": [[1], {"k": 1}]})");
+  REQUIRE(structured);
+  CHECK_FALSE(structured->certainly_valid(json::parse("[1]")));  // lists and maps in an enum: valijson's call
 }
 
 TEST_CASE("schema verdict: $ref loops and multiplying branches end quickly", "[loader][schema][verdict]") {
