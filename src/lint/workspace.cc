@@ -79,8 +79,9 @@ bool Workspace::in_scope(const std::string& file) const {
     dir->second.written_ok = !ec;
     dir->second.written = ec ? fs::path() : abs.lexically_normal();
     dir->second.resolved = canonical_or_absolute(parent);
+    const fs::path& written = dir->second.written;  // (clang captures no structured binding)
     dir->second.all_in = dir->second.written_ok && std::any_of(scope_as_written.begin(), scope_as_written.end(),
-                                                               [&](const fs::path& s) { return under(dir->second.written, s); });
+                                                               [&](const fs::path& s) { return under(written, s); });
   }
   const Folder& d = dir->second;
   if (d.all_in) return true;
