@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include <valijson/utils/utf8_utils.hpp>
 
@@ -46,8 +47,7 @@ unsigned bits_of(const json& v) {
 }
 
 std::uint64_t count_of(const json& v) {
-  if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
-    throw Unsupported("a count");
+  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)) throw Unsupported("a count");
   return v.get<std::uint64_t>();
 }
 
@@ -81,6 +81,29 @@ std::optional<double> exact_number(const json& v) {
 
 class SchemaVerdict::Compiler {
  public:
+  using Count = std::optional<std::uint64_t> Node::*;
+  using Bound = std::optional<double> Node::*;
+
+  // The keywords that hold a count, and the ones that hold a numeric bound.
+  static Count count_field(std::string_view key) {
+    static constexpr std::pair<std::string_view, Count> kCounts[] = {
+        {"minProperties", &Node::min_properties}, {"minItems", &Node::min_items}, {"maxItems", &Node::max_items},
+        {"minLength", &Node::min_length},         {"maxLength", &Node::max_length}};
+    for (const auto& [name, field] : kCounts)
+      if (key == name) return field;
+    return nullptr;
+  }
+  static Bound bound_field(std::string_view key) {
+    static constexpr std::pair<std::string_view, Bound> kBounds[] = {
+        {"minimum", &Node::minimum},
+        {"maximum", &Node::maximum},
+        {"exclusiveMinimum", &Node::exclusive_minimum},
+        {"exclusiveMaximum", &Node::exclusive_maximum}};
+    for (const auto& [name, field] : kBounds)
+      if (key == name) return field;
+    return nullptr;
+  }
+
   Compiler(const json& root, std::vector<Node>& nodes) : root_(root), nodes_(nodes) {}
 
   std::size_t compile(const json& schema, int depth) {
@@ -138,27 +161,13 @@ class SchemaVerdict::Compiler {
       } else if (key == "items") {
         if (v.is_array()) throw Unsupported("tuple items");
         n.items = compile(v, depth + 1);
-      } else if (key == "minProperties") {
-        n.min_properties = count_of(v);
-      } else if (key == "minItems") {
-        n.min_items = count_of(v);
-      } else if (key == "maxItems") {
-        n.max_items = count_of(v);
-      } else if (key == "minLength") {
-        n.min_length = count_of(v);
-      } else if (key == "maxLength") {
-        n.max_length = count_of(v);
+      } else if (auto count = count_field(key)) {
+        n.*count = count_of(v);
+      } else if (auto bound = bound_field(key)) {
+        n.*bound = number_of(v);
       } else if (key == "uniqueItems") {
         if (!v.is_boolean()) throw Unsupported("uniqueItems");
         n.unique_items = v.get<bool>();
-      } else if (key == "minimum") {
-        n.minimum = number_of(v);
-      } else if (key == "maximum") {
-        n.maximum = number_of(v);
-      } else if (key == "exclusiveMinimum") {
-        n.exclusive_minimum = number_of(v);
-      } else if (key == "exclusiveMaximum") {
-        n.exclusive_maximum = number_of(v);
       } else if (key == "allOf" || key == "anyOf") {
         if (!v.is_array() || v.empty()) throw Unsupported(key);
         for (const auto& sub : v) (key == "allOf" ? n.all_of : n.any_of).push_back(compile(sub, depth + 1));
@@ -191,18 +200,7 @@ std::optional<SchemaVerdict> SchemaVerdict::compile(const json& schema) {
   SchemaVerdict out;
   try {
     Compiler c(schema, out.nodes_);
-    std::size_t root = c.compile(schema, 0);
-    // The root is compiled last; keep it first so validation starts at 0.
-    std::rotate(out.nodes_.begin(), out.nodes_.begin() + static_cast<std::ptrdiff_t>(root), out.nodes_.end());
-    std::size_t n = out.nodes_.size();
-    auto moved = [&](std::size_t i) { return (i + n - root) % n; };
-    for (Node& node : out.nodes_) {
-      for (auto& [name, child] : node.properties) child = moved(child);
-      for (auto* o : {&node.additional, &node.items, &node.property_names, &node.ref})
-        if (*o) **o = moved(**o);
-      for (auto& c2 : node.all_of) c2 = moved(c2);
-      for (auto& c2 : node.any_of) c2 = moved(c2);
-    }
+    out.root_ = c.compile(schema, 0);  // compiled after the nodes it refers to
   } catch (const Unsupported&) {
     return std::nullopt;
   } catch (const json::exception&) {
@@ -213,7 +211,7 @@ std::optional<SchemaVerdict> SchemaVerdict::compile(const json& schema) {
 
 bool SchemaVerdict::certainly_valid(const json& doc) const {
   std::size_t budget = 0;
-  return !nodes_.empty() && valid(0, doc, 0, budget);
+  return !nodes_.empty() && valid(root_, doc, 0, budget);
 }
 
 // `hops`: $ref, allOf and anyOf steps since the last step into the value; a

@@ -49,6 +49,7 @@ class SchemaVerdict {
   class Compiler;
   bool valid(std::size_t node, const nlohmann::json& value, int hops, std::size_t& budget) const;
   std::vector<Node> nodes_;
+  std::size_t root_ = 0;
 };
 
 }  // namespace qsel
