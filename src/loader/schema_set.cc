@@ -163,6 +163,15 @@ struct SchemaSet::Compiled {
   std::optional<SchemaPatterns> patterns;
   std::optional<SchemaVerdict> verdict;  // of for_valijson; none when it uses a keyword it does not know
   valijson::Schema schema;
+
+  bool run_valijson(const json& record, valijson::ValidationResults* results) const {
+    // One validator per thread for the life of the process: valijson compiles a
+    // `pattern` into a std::regex on first use and keeps it in the validator, so
+    // a fresh validator per record paid that compile for every record.
+    thread_local valijson::Validator validator;
+    valijson::adapters::NlohmannJsonAdapter target(record);
+    return validator.validate(schema, target, results);
+  }
 };
 
 SchemaSet::SchemaSet(const std::map<std::string, json>& schemas) {
@@ -239,19 +248,23 @@ void explain_all(const json& root, const json& node_in, const json& v, const std
 
 }  // namespace
 
+bool SchemaSet::proved_valid(const std::string& kind, const json& record) const {
+  const Compiled& c = *compiled_.at(kind);
+  return c.verdict && c.verdict->certainly_valid(record) && !c.patterns->check(record);
+}
+
+bool SchemaSet::valijson_accepts(const std::string& kind, const json& record) const {
+  const Compiled& c = *compiled_.at(kind);
+  return c.run_valijson(record, nullptr) && !c.patterns->check(record);
+}
+
 Problems SchemaSet::validate(const std::string& kind, const json& record, const Marks& marks,
                              const std::string& file) const {
+  if (proved_valid(kind, record)) return {};  // most records: valijson is spared
   const Compiled& c = *compiled_.at(kind);
-  // One validator per thread for the life of the process: valijson compiles a
-  // `pattern` into a std::regex on first use and keeps it in the validator, so a
-  // fresh validator per record paid that compile for every record.
-  // Most records are valid: a verdict that proves it spares valijson.
-  if (c.verdict && c.verdict->certainly_valid(record) && !c.patterns->check(record)) return {};
-  thread_local valijson::Validator validator;
   valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(record);
   std::optional<SchemaPatterns::Failure> mismatch;
-  if (validator.validate(c.schema, target, &results) && !(mismatch = c.patterns->check(record))) return {};
+  if (c.run_valijson(record, &results) && !(mismatch = c.patterns->check(record))) return {};
 
   std::vector<std::pair<std::string, std::string>> found;
   explain_all(c.document, c.document, record, "", found);
