@@ -195,23 +195,13 @@ void collect(const fs::path& root, std::vector<FileToLoad>& out, Corpus& corpus)
   }
 }
 
-
 // A pointer's reference tokens, unescaped.
 std::vector<std::string> tokens_of(const std::string& pointer) {
   std::vector<std::string> out;
-  std::size_t at = 1;
-  while (at <= pointer.size() && !pointer.empty()) {
-    std::size_t next = pointer.find('/', at);
-    std::string t = pointer.substr(at, next == std::string::npos ? std::string::npos : next - at);
-    std::string u;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (t[i] == '~' && i + 1 < t.size()) u += t[++i] == '1' ? '/' : '~';
-      else u += t[i];
-    }
-    out.push_back(u);
-    if (next == std::string::npos) break;
-    at = next + 1;
-  }
+  for_each_token(pointer, [&](std::string_view token) {
+    out.emplace_back(token);
+    return true;
+  });
   return out;
 }
 

@@ -4,33 +4,6 @@
 #include <charconv>
 
 namespace qsel {
-namespace {
-
-// Calls `f` with each reference token of `pointer`, unescaped ("" has none).
-template <class F>
-void for_each_token(std::string_view pointer, F&& f) {
-  std::string buffer;
-  std::size_t at = 0;
-  while (at < pointer.size()) {
-    std::size_t next = pointer.find('/', at + 1);
-    std::string_view token = pointer.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
-    if (token.find('~') == std::string_view::npos) {
-      if (!f(token)) return;
-    } else {
-      buffer.clear();
-      for (std::size_t i = 0; i < token.size(); ++i) {
-        if (token[i] == '~' && i + 1 < token.size()) buffer += token[++i] == '1' ? '/' : '~';
-        else buffer += token[i];
-      }
-      if (!f(std::string_view(buffer))) return;
-    }
-    if (next == std::string_view::npos) return;
-    at = next;
-  }
-}
-
-}  // namespace
-
 const KeptPaths::Node* KeptPaths::Node::child(std::string_view token) const {
   auto it = std::lower_bound(children.begin(), children.end(), token,
                              [](const Node& c, std::string_view t) { return std::string_view(c.name) < t; });

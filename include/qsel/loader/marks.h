@@ -81,4 +81,27 @@ std::string pointer_child(const std::string& parent, const std::string& token);
 // Appends "/token" to `pointer`, escaping '~' and '/'.
 void append_token(std::string& pointer, std::string_view token);
 
+// Calls `f` with each reference token of `pointer`, unescaped ('~1' is '/', '~0'
+// is '~'; "" has none), until `f` returns false. No allocation unless a token
+// holds an escape.
+template <class F>
+void for_each_token(std::string_view pointer, F&& f) {
+  std::string buffer;
+  std::size_t at = 0;
+  while (at < pointer.size()) {
+    std::size_t next = pointer.find('/', at + 1);
+    std::string_view token = pointer.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
+    if (token.find('~') != std::string_view::npos) {
+      buffer.clear();
+      for (std::size_t i = 0; i < token.size(); ++i) {
+        if (token[i] == '~' && i + 1 < token.size()) buffer += token[++i] == '1' ? '/' : '~';
+        else buffer += token[i];
+      }
+      token = buffer;
+    }
+    if (!f(token) || next == std::string_view::npos) return;
+    at = next;
+  }
+}
+
 }  // namespace qsel
