@@ -21,14 +21,14 @@ const std::vector<GgmlType>& ggml_types() {
       {"Q6_K", 256, 210, 16, 14},     // ql[128]; qh[64]; int8 scales[16] (per 16); d
       {"Q8_K", 256, 292, 256, 15},    // float d; int8 qs[256]; int16 bsums[16] (activations)
       {"IQ2_XXS", 256, 66, 256, 16},  // ggml_half d; uint16 qs[32]
-      {"IQ2_XS", 256, 74, 0, 17},     // ggml_half d; uint16 qs[32]; scales[8]
+      {"IQ2_XS", 256, 74, 16, 17},    // ggml_half d; uint16 qs[32]; scales[8] (4-bit per 16)
       {"IQ3_XXS", 256, 98, 256, 18},  // ggml_half d; qs[96]
       {"IQ1_S", 256, 50, 256, 19},    // ggml_half d; qs[32]; uint16 qh[8]
       {"IQ4_NL", 32, 18, 32, 20},     // ggml_half d; qs[16]
-      {"IQ3_S", 256, 110, 0, 21},     // ggml_half d; qs[64]; qh[8]; signs[32]; scales[4]
-      {"IQ2_S", 256, 82, 0, 22},      // ggml_half d; qs[64]; qh[8]; scales[8]
+      {"IQ3_S", 256, 110, 32, 21},    // ggml_half d; qs[64]; qh[8]; signs[32]; scales[4] (4-bit per 32)
+      {"IQ2_S", 256, 82, 16, 22},     // ggml_half d; qs[64]; qh[8]; scales[8] (4-bit per 16)
       {"IQ4_XS", 256, 136, 32, 23},   // ggml_half d; uint16 scales_h; scales_l[4] (6-bit per 32); qs[128]
-      {"IQ1_M", 256, 56, 0, 29},      // qs[32]; qh[16]; scales[8]
+      {"IQ1_M", 256, 56, 16, 29},     // qs[32]; qh[16]; scales[8] (3-bit per 16, fp16 d split over the rest)
       {"TQ1_0", 256, 54, 256, 34},    // qs[48]; qh[4]; ggml_half d
       {"TQ2_0", 256, 66, 256, 35},    // qs[64]; ggml_half d
       {"MXFP4", 32, 17, 32, 39},      // uint8_t e (E8M0); qs[16]

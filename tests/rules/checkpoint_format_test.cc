@@ -192,10 +192,10 @@ TEST_CASE("checkpoint_format: a GGUF Q4_K_M mixture is one format, its types cou
   CHECK(kept(a, "norms")->tensors == 1);
   test::GgufWriter odd;
   odd.str("general.architecture", "llama");
-  odd.u32("general.file_type", 11);  // Q3_K_S: no record
+  odd.u32("general.file_type", 4);  // Q4_1_SOME_F16 (deprecated): no record
   auto b = analyze(d.write("odd.gguf", odd.bytes()).string());
   CHECK(b.format == nullptr);
-  CHECK(b.notes == std::vector<std::string>{"general.file_type 11 matches no format record"});
+  CHECK(b.notes == std::vector<std::string>{"general.file_type 4 matches no format record"});
 }
 
 TEST_CASE("checkpoint_format: a config.json alone with no quantization config is the dtype it declares", "[rules][checkpoint]") {
