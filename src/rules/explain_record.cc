@@ -126,7 +126,7 @@ ojson explain_model(const Graph& g, const Record& r) {
   for (const Record* f : g.of_kind(Kind::Format)) {
     if (f->str("regime") == "kv-cache" || f->str("scheme") == "category" || f->data.value("research_only", false)) continue;
     if (!f->data.value("post_training", true) || (f->data.value("moe", false) && !m.moe())) continue;
-    Bpw b = choose_bpw(*f, m);
+    Bpw b = choose_bpw(*f, m, &g);
     if (b.value > 0 && b.source.find("lower bound") == std::string::npos)
       by_bpw[std::round(weights_gb(*f, m, b) * 10) / 10].push_back(f->id);
   }

@@ -14,11 +14,25 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<Bpw> measured(const Record& f, const ModelSpec& m) {
+// The measured whole-file figure for this model, else the one measured on the model
+// closest in size (embeddings and promoted tensors weigh less in a bigger model), else the first.
+std::optional<Bpw> measured(const Record& f, const ModelSpec& m, const Graph* g) {
   const auto& list = f.data.value("bpw", json::object()).value("measured", json::array());
   const json* pick = nullptr;
-  for (const auto& e : list)
-    if (!pick || e["model"] == m.id) pick = &e;
+  double best = 1e300;
+  for (const auto& e : list) {
+    std::string on = e.value("model", "");
+    bool exact = on == m.id && !m.id.empty();
+    if (!exact && !e.value("transferable", true)) continue;
+    double distance = exact ? -1 : 1e200;
+    if (distance > 0 && g && m.params_b > 0)
+      if (const Record* r = g->find(on); r && r->data.value("params_b", 0.0) > 0)
+        distance = std::fabs(std::log(r->data["params_b"].get<double>() / m.params_b));
+    if (!pick || distance < best) {
+      pick = &e;
+      best = distance;
+    }
+  }
   if (!pick) return std::nullopt;
   return Bpw{(*pick)["value"].get<double>(), "measured on " + (*pick)["model"].get<std::string>(), true};
 }
@@ -54,13 +68,13 @@ double sixteen_bit_params_b(const Record& f, const ModelSpec& m) {
 
 }  // namespace
 
-Bpw choose_bpw(const Record& f, const ModelSpec& m) {
+Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   if (m.checkpoint && m.checkpoint->format == f.id && m.checkpoint->bpw() > 0)
     return {m.checkpoint->bpw(), fmt::format("measured from the checkpoint's tensors ({:.2f} GB for {:.2f}B parameters)",
                                              m.checkpoint->bytes / 1e9, m.checkpoint->params / 1e9), true};
   if (rule_util::is_baseline(f)) return {16, "16-bit", true};
   if (f.str("scheme") == "gguf")
-    if (auto b = measured(f, m)) return *b;
+    if (auto b = measured(f, m, g)) return *b;
   const auto& bpw = f.data.value("bpw", json::object());
   if (bpw.value("nominal", json()).is_number()) return {bpw["nominal"].get<double>(), "nominal"};
   if (bpw.value("struct", json()).is_number()) return {bpw["struct"].get<double>(), "block struct"};

@@ -73,7 +73,7 @@ TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four
   fs::path fmt_file = c / "formats/gguf-q2-k-oc.yaml";
   edit(fmt_file, "aliases:\n- Q2_K\n- q2_k\n", "aliases:\n- q2_k oc\n");
   edit(fmt_file, "emulated_support: []", "emulated_support: [rtx-4090-oc]");  // names the GPU that fails its schema: fine
-  edit(fmt_file, "related:\n- gguf-q3-k-m\n", "related:\n- gguf-q3-k-n\n");    // 3. a dangling reference
+  edit(fmt_file, "related:\n- gguf-q3-k-m\n", "related:\n- gguf-q3-k-mx\n");   // 3. a dangling reference
   edit(fmt_file, "weight_group_size: 16", "weight_group_size: 256");          // 4. the K-quant super-block as the group
 
   auto found = new_findings(c);
@@ -83,7 +83,7 @@ TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four
   CHECK(found[1] == "accelerators/rtx-4090-oc.yaml:15:1: /memory_bandwith_gbs: unknown field \"memory_bandwith_gbs\"; did you mean "
                     "\"memory_bandwidth_gbs\"? [QS001]");
   CHECK(found[2] == "formats/gguf-q2-k-oc.yaml:10:20: weight_group_size 256 is the Q2_K super-block; its scale group is 16 [QS004]");
-  CHECK(found[3] == "formats/gguf-q2-k-oc.yaml:48:3: related[0] \"gguf-q3-k-n\" names no record; did you mean \"gguf-q3-k-m\"? [QS003]");
+  CHECK(found[3] == "formats/gguf-q2-k-oc.yaml:61:3: related[0] \"gguf-q3-k-mx\" names no record; did you mean \"gguf-q3-k-m\"? [QS003]");
 }
 
 TEST_CASE("one mistake: N independent mistakes across the real corpus give exactly N findings", "[lint][one-mistake]") {

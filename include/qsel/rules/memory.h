@@ -14,7 +14,8 @@ struct Bpw {
 };
 
 // The bits per weight to size `format` with (Rule 5: measured before struct, never the name).
-Bpw choose_bpw(const Record& format, const ModelSpec& model);
+// With the graph, a figure measured on another model is taken from the one closest in size.
+Bpw choose_bpw(const Record& format, const ModelSpec& model, const Graph* g = nullptr);
 double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
 // KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
 double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
