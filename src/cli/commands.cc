@@ -38,7 +38,7 @@ const std::vector<Command>& commands() {
        {"qsel matrix --engine trtllm", "qsel matrix --derived --vendor nvidia --format csv"}},
       {"graph", "The record graph (or a neighbourhood) as text, JSON, Graphviz dot or Mermaid",
        setup_graph, {"text", "json", "dot", "mermaid"}, nullptr,
-       {"qsel graph --around nvfp4 --format mermaid", "qsel graph --format dot | dot -Tsvg > corpus.svg"}},
+       {"qsel graph --around nvfp4 --format mermaid", "qsel graph --kinds format,engine,kernel,matrix --format dot | dot -Tsvg > corpus.svg"}},
       {"completion", "Print a shell completion script: bash, zsh or fish",
        setup_completion, {"text"}, nullptr,
        {"source <(qsel completion bash)", "qsel completion fish > ~/.config/fish/completions/qsel.fish"}},

@@ -168,13 +168,31 @@ TEST_CASE("cmd_graph: Graphviz renders the whole corpus and the NVFP4 neighbourh
     WARN("Graphviz `dot` is not installed: skipping the render check");
     return;
   }
-  CHECK(render_with_dot("graph") == 0);
+  CHECK(render_with_dot("graph --kinds format,engine,kernel,matrix,target") == 0);
   CHECK(render_with_dot("graph --around nvfp4 --depth 2") == 0);
   CHECK(render_with_dot("graph --around bitnet-b1.58") == 0);
 }
 
+TEST_CASE("cmd_graph: the drawing formats refuse a selection no renderer lays out, and say how to narrow it", "[cli][graph]") {
+  auto whole = run_cli({"--format", "dot", "graph"});
+  CHECK(whole.code == 2);
+  CHECK(whole.out.empty());
+  CHECK(whole.err.find("more than Graphviz can lay out in reasonable time (at most 600); narrow it with --around ID, --kinds") !=
+        std::string::npos);
+  auto mermaid = run_cli({"--format", "mermaid", "graph"});
+  CHECK(mermaid.code == 2);
+  auto json_whole = run_cli({"--format", "json", "graph"});
+  CHECK(json_whole.code == 0);
+  auto kinds = json::parse(run_cli({"--format", "json", "graph", "--kinds", "engine"}).out);
+  for (const auto& n : kinds["nodes"]) CHECK((n["kind"] == "engine" || n.value("missing", false)));
+  auto bad = run_cli({"graph", "--kinds", "formats"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--kinds: unknown kind \"formats\"; expected format, ") != std::string::npos);
+}
+
 TEST_CASE("cmd_graph: Mermaid output is well-formed, with sanitised unique node ids", "[cli][graph][mermaid]") {
-  for (std::vector<std::string> args : {std::vector<std::string>{"graph"}, {"graph", "--around", "bitnet-b1.58", "--depth", "2"}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"graph", "--kinds", "format,engine,kernel"},
+                                        {"graph", "--around", "bitnet-b1.58", "--depth", "2"}}) {
     args.insert(args.begin(), {"--format", "mermaid"});
     auto r = run_cli(args);
     REQUIRE(r.code == 0);
