@@ -1,4 +1,6 @@
 // explain as text, from its JSON result.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "qsel/report/advice_report.h"
@@ -66,9 +68,22 @@ std::string format_on(const ojson& j, const Style& st) {
   std::map<std::string, std::vector<std::string>> missing;
   for (const auto& m : j["also_missing"]) missing[m["engine"]].push_back(m["column"]);
   for (const auto& [engine, cols] : missing) line(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
-  for (const auto& b : j["benchmarks"])
-    line(t, "benchmark", fmt::format("{} {} = {} ({}){}", b["id"].get<std::string>(), b["metric"].get<std::string>(), b["value"].dump(),
-                                     b["grade"].get<std::string>(), b["quality_evidence"].get<bool>() ? "" : " — not quality evidence"));
+  if (j.contains("quality")) line(t, "quality", j["quality"]["statement"].get<std::string>());
+  // At most six rows of each kind on screen; --format json lists them all.
+  std::map<std::string, int> shown, hidden;
+  for (const auto& b : j["benchmarks"]) {
+    std::string kind = b.value("kind", std::string(b["quality_evidence"].get<bool>() ? "quality" : "other"));
+    if (++shown[kind] > 6) {
+      ++hidden[kind];
+      continue;
+    }
+    std::string on = b.contains("model") ? " on " + b["model"].get<std::string>() : "";
+    if (b.contains("accelerator")) on += " (" + b["accelerator"].get<std::string>() + ")";
+    line(t, kind == "speed" ? "speed" : "benchmark",
+         fmt::format("{} {}{} = {} ({}){}", b["id"].get<std::string>(), b["metric"].get<std::string>(), on, b["value"].dump(),
+                     b["grade"].get<std::string>(), kind == "other" ? " — not quality evidence" : ""));
+  }
+  for (const auto& [kind, n] : hidden) line(t, kind == "speed" ? "speed" : "benchmark", fmt::format("… {} more {} row(s) (--format json)", n, kind));
   for (const auto& w : j["warnings"]) line(t, "warning", warning_text(w, st));
   for (const auto& g : j["gotchas"]) line(t, "gotcha", warning_text(g, st));
   for (const auto& u : j["unknowns"]) line(t, "unknown", u.get<std::string>());

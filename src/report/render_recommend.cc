@@ -33,6 +33,12 @@ std::string ceiling(const ojson& c) {
 
 std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
 
+// The measured quality cost as a table cell, or the evidence grade when nothing is measured.
+std::string quality_cell(const ojson& c) {
+  if (!c.contains("quality")) return c["evidence_grade"].get<std::string>();
+  return c["quality"]["summary"].get<std::string>();
+}
+
 // Candidates that differ only by engine, adjacent in the ranking, share a row.
 struct Group {
   std::vector<std::size_t> members;  // indexes into candidates
@@ -40,7 +46,7 @@ struct Group {
 
 std::string group_key(const ojson& c) {
   return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", c["format"].dump(), c["kernel"].dump(), c["path"].dump(),
-                     c.value("weights_gb", ojson()).dump(), c.value("kv_cache_gb", ojson()).dump(), c.value("fits", ojson()).dump(),
+                     c.value("weights_gb", ojson()).dump(), c.value("kv_cache_gb", ojson()).dump(), c.value("fit", ojson()).dump(),
                      ceiling(c), c["contested"].dump(), c.value("kv_dtype", ojson()).dump());
 }
 
@@ -84,12 +90,12 @@ std::string engines_of(const ojson& cands, const Group& g) {
 
 std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st) {
   const ojson& c = cands[g.members.front()];
-  bool fits = c.value("fits", true);
-  std::string fit = c.contains("fits") ? (fits ? st.green("yes") : st.red("no")) : "-";
+  std::string f = c.value("fit", std::string(c.value("fits", true) ? "yes" : "no"));
+  std::string fit = !c.contains("fits") ? "-" : f == "yes" ? st.green("yes") : f == "tight" ? st.yellow("tight") : st.red("no");
   std::string path = c["path"].get<std::string>() + (c["contested"].get<bool>() ? "?" : "");
   return {rank_label(g), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
           engines_of(cands, g), cell_text(c["kernel"]), path, gb(c.value("weights_gb", ojson())),
-          gb(c.value("kv_cache_gb", ojson())), gb(c.value("total_gb", ojson())), fit, ceiling(c), c["evidence_grade"]};
+          gb(c.value("kv_cache_gb", ojson())), gb(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
 }
 
 std::string header(const ojson& r) {
@@ -220,16 +226,20 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
-  Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode ceiling", "evidence"});
+  Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode ceiling", "quality"});
   for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   out += t.render(1);
   if (cands.size() > shown) out += st.dim(fmt::format(" … {} more (--all, or --format json)\n", cands.size() - shown));
   out += "\n";
   if (!cands.empty()) {
     std::vector<std::string> why = strings(cands[0]["why"]);
+    if (cands[0].contains("quality")) why.push_back("quality — " + cands[0]["quality"]["statement"].get<std::string>());
+    if (cands[0].value("setting", ojson()).is_string())
+      why.push_back("needs " + cands[0]["setting"].get<std::string>() + " to fit");
     if (!cands[0]["evidence"].empty()) why.push_back(fmt::format("[{}]", fmt::join(strings(cands[0]["evidence"]), ", ")));
     out += section("Why #1", why, st);
   }
+  if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);
   out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
   out += section("Excluded", exclusions(r, verbose), st);
   out += section("Unknowns", unknowns(r, cands, shown), st);
@@ -254,7 +264,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Model**: {}\n", r["model"]["description"].get<std::string>());
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
-  out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode ceiling | evidence |\n";
+  out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode ceiling | quality |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
@@ -267,6 +277,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
     for (const auto& l : lines) out += "- " + l + "\n";
   };
   if (!cands.empty()) list("Why #1", strings(cands[0]["why"]));
+  if (r.contains("what_would_change")) list("Instead", strings(r["what_would_change"]));
   list("Warnings", warning_lines(cands, shown, plain, verbose));
   list("Excluded", exclusions(r, verbose));
   list("Unknowns", unknowns(r, cands, shown));

@@ -27,6 +27,11 @@ void memory_json(const Memory& m, ojson& j) {
   j["total_gb"] = sized ? ojson(round2(m.total_gb)) : ojson();
   j["budget_gb"] = round2(m.budget_gb);
   j["fits"] = m.fits;
+  j["fit"] = m.fit;
+  j["headroom_gb"] = sized ? ojson(round2(m.budget_gb - m.total_gb)) : ojson();
+  j["margin_gb"] = round2(m.margin_gb);
+  j["margin_source"] = m.margin_source;
+  j["setting"] = m.setting.empty() ? ojson() : ojson(m.setting);
   j["bpw"] = round2(m.bpw);
   j["bpw_source"] = m.bpw_source;
   j["kv_dtype"] = m.kv_dtype;
@@ -81,6 +86,19 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
   for (const auto& w : c.warnings) j["warnings"].push_back(warning_json(w));
   j["evidence"] = c.evidence;
   j["evidence_grade"] = c.evidence_grade;
+  const QualityCost& q = c.quality;
+  ojson qj = {{"measured", q.measured}, {"reference", q.reference}, {"band", q.band}, {"cost", q.cost},
+              {"summary", q.short_text}, {"statement", q.statement}};
+  if (q.measured) {
+    qj["metric"] = q.metric;
+    qj["value"] = q.value;
+    qj["model"] = q.model;
+    qj["match"] = q.match;
+    qj["grade"] = q.grade;
+    qj["benchmark"] = q.benchmark;
+    qj["rows"] = q.rows;
+  }
+  j["quality"] = qj;
   j["matrix_cells"] = ojson::array();
   for (const auto& m : c.cells)
     j["matrix_cells"].push_back({{"matrix", m.matrix}, {"engine", m.engine}, {"row", m.row}, {"column", m.column}, {"cell", m.cell}});
@@ -106,6 +124,7 @@ ojson recommend_json(const Deliberation& d) {
     j["excluded"].push_back({{"format", e.format.empty() ? ojson() : ojson(e.format)}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
                              {"reason", e.reason}, {"evidence", e.evidence}});
   j["unknowns"] = d.unknowns;
+  j["what_would_change"] = d.changes;
   j["notes"] = d.notes;
   return j;
 }

@@ -3,6 +3,7 @@
 // candidate that does not fit says the smallest tensor-parallel count that
 // would. Every assumption is stated.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -40,10 +41,58 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * count / (2 * model.active_params_b * 1e9);
 }
 
+constexpr double kGiB = 1073741824.0;
+
+// The headroom a comfortable fit keeps, per part: --headroom, else the engine's
+// own fitting margin, else qsel's default (llama.cpp's --fit-target, 1 GiB).
+double margin_per_part(const Deliberation& d, const Candidate& c, double total_gb, std::string* source) {
+  const Query& q = d.query;
+  if (q.headroom_gb >= 0) {
+    *source = fmt::format("--headroom {:g} GB per part", q.headroom_gb);
+    return q.headroom_gb;
+  }
+  if (q.headroom_fraction >= 0) {
+    *source = fmt::format("--headroom {:g}% of each part", q.headroom_fraction * 100);
+    return q.headroom_fraction * total_gb;
+  }
+  const json mem = c.engine ? c.engine->data.value("memory", json::object()) : json::object();
+  if (mem.contains("margin_gib")) {
+    *source = fmt::format("{}'s own fitting margin, {:g} GiB per device", c.engine->id, mem["margin_gib"].get<double>());
+    return mem["margin_gib"].get<double>() * kGiB / 1e9;
+  }
+  *source = "qsel's default margin, 1 GiB per part (llama.cpp's --fit-target default; this engine states none)";
+  return kGiB / 1e9;
+}
+
+// An engine whose profiling peak grows with max_num_seqs (vLLM) fits more when
+// it is lowered: the largest power of two at or above the batch that makes room.
+std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, int count) {
+  if (!c.engine || m.budget.activation_gb <= 0) return "";
+  const json ap = c.engine->data.value("memory", json::object()).value("activation_peak", json::object());
+  std::string flag = ap.value("flag", "");
+  if (flag.empty()) return "";
+  double deficit = m.total_gb - m.budget_gb;
+  double per_part = m.budget.activation_gb;
+  double seqs = per_part > 0 ? std::round(per_part * 1e9 / (ap.value("bytes_per_seq_vocab", 0.0) *
+                                                             static_cast<double>(std::max(1L, d.query.model->vocab))))
+                             : 0;
+  if (deficit <= 0 || seqs < 2) return "";
+  for (double s = seqs / 2; s >= std::max(1, d.query.batch); s /= 2) {
+    double saved = count * per_part * (1 - s / seqs);
+    if (saved >= deficit) {
+      m.budget_gb += saved;
+      m.budget.for_model_gb = m.budget_gb;
+      m.budget.activation_gb = per_part * s / seqs;
+      return fmt::format("{} {:g}", flag, s);
+    }
+  }
+  return "";
+}
+
 Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int count) {
   const ModelSpec& model = *d.query.model;
   Memory m;
-  Bpw b = choose_bpw(*c.format, model);
+  Bpw b = choose_bpw(*c.format, model, &d.graph);
   m.bpw = b.value;
   m.bpw_source = b.source;
   m.weights_gb = b.value > 0 ? weights_gb(*c.format, model, b) : 0;
@@ -59,6 +108,14 @@ Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& k
     return m;
   }
   m.fits = m.budget.total_gb > 0 && m.total_gb <= m.budget_gb;
+  if (!m.fits && m.budget.total_gb > 0) {
+    m.setting = seqs_setting(d, c, m, count);
+    m.fits = !m.setting.empty() && m.total_gb <= m.budget_gb;
+    if (m.fits) m.notes.push_back(fmt::format("fits only with {} (the profiling peak shrinks with it): fewer concurrent "
+                                              "sequences", m.setting));
+  }
+  m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
+  m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";
   ceilings(d, c, m, count);
   return m;
 }

@@ -76,7 +76,7 @@ std::string rule_doc(std::string_view id) {
 }
 
 Deliberation deliberate(const Graph& g, const Query& q) {
-  Deliberation d{g, q, {}, {}, {}, {}};
+  Deliberation d{g, q, {}, {}, {}, {}, {}};
   auto started = std::chrono::steady_clock::now();
   enumerate_candidates(d);
   spdlog::info("rules: {} candidate(s) (format x engine) on {}{}", d.candidates.size(), q.target ? q.target->id : "?",
@@ -104,6 +104,7 @@ Deliberation deliberate(const Graph& g, const Query& q) {
     for (const auto& why : c.why) spdlog::debug("  {}", why);
   }
   fit_hints(d);
+  floor_hints(d);
   spdlog::info("rules: {} candidate(s) ranked, {} excluded, in {} ms", d.candidates.size(), d.excluded.size(), elapsed_ms(started));
   return d;
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/explain.h"
+#include "qsel/rules/quality.h"
 #include "qsel/rules/gotchas.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
@@ -44,13 +45,24 @@ ojson kernel_constraints(const Graph& g, const Record& f, const Record& t) {
   return out;
 }
 
-ojson benchmarks(const Graph& g, const Record& f) {
+// The format's benchmarks: quality rows (a `quality` block or listed in quality_delta),
+// speed rows measured on a part of this target, and the rest (other targets' speed rows are left out).
+ojson benchmarks(const Graph& g, const Record& f, const Record& t) {
   ojson out = ojson::array();
   for (const Edge* e : g.in_edges(*g.index_of(f.id))) {
     const Record& b = g.record(e->from);
     if (b.kind != Kind::Benchmark || e->label != "measures") continue;
-    out.push_back({{"id", b.id}, {"metric", b.str("metric")}, {"value", b.data.value("value", json())}, {"grade", b.str("grade")},
-                   {"quality_evidence", contains(f.strings("/quality_delta"), b.id)}});
+    bool speed = b.data.contains("speed");
+    if (speed) {
+      const Record* a = g.find(b.str("accelerator"));
+      if (!a || a->str("target") != t.id) continue;
+    }
+    bool quality = b.data.contains("quality") || contains(f.strings("/quality_delta"), b.id);
+    ojson row = {{"id", b.id}, {"metric", b.str("metric")}, {"value", b.data.value("value", json())}, {"grade", b.str("grade")},
+                 {"quality_evidence", quality}, {"kind", quality ? "quality" : speed ? "speed" : "other"}};
+    if (!b.str("model").empty()) row["model"] = b.str("model");
+    if (speed) row["accelerator"] = b.str("accelerator");
+    out.push_back(row);
   }
   return out;
 }
@@ -146,7 +158,9 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["conflicts"] = conflicts;
   j["kernel_constraints"] = kernel_constraints(g, f, t);
   j["also_missing"] = also_missing(g, t, engines);
-  j["benchmarks"] = benchmarks(g, f);
+  j["benchmarks"] = benchmarks(g, f, t);
+  QualityCost cost = quality_cost(g, f, nullptr, 0);
+  j["quality"] = {{"measured", cost.measured}, {"reference", cost.reference}, {"band", cost.band}, {"statement", cost.statement}};
   j["excluded"] = ojson::array();
   for (const auto& e : d.excluded)
     if (e.format == f.id) j["excluded"].push_back({{"engine", e.engine}, {"rule", e.rule}, {"reason", e.reason}});

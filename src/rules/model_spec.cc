@@ -140,9 +140,14 @@ ModelSpec model_from_record(const Record& r) {
     m.active_experts = int_field(d["moe"], "active_experts");
   }
   m.architecture = d.value("architecture", std::string());
-  for (const auto& rel : d.value("releases", json::array()))
-    m.releases.push_back({rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false),
-                          rel.value("official", true)});
+  m.family = d.value("family", std::string());
+  m.max_context = d.value("max_context", 0L);
+  for (const auto& rel : d.value("releases", json::array())) {
+    Release x{rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false), rel.value("official", true)};
+    x.qat = rel.value("qat", false);
+    x.repack = rel.value("repack", false);
+    m.releases.push_back(x);
+  }
   std::string shape = m.moe() ? fmt::format("{} MoE ({} active)", size_label(m.params_b), size_label(m.active_params_b))
                               : fmt::format("{} dense", size_label(m.params_b));
   m.description = fmt::format("{}, {} ({})", shape, r.id, architecture_summary(m));

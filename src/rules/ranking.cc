@@ -1,14 +1,19 @@
-// Ranking under a stated objective. Every objective starts with: fits, and no
-// unconditional blocker. Then:
-//   quality (default) — the format the model ships in; the highest precision
-//     tier (16 > 8 > 6 > 5 > 4 > 3 > 2 > 1 bits); uncontested; native before
-//     dequant before emulated; mainline serving paths; Rule 3; serving engines;
-//     the publisher's own checkpoint; the decode ceiling.
-//   speed — uncontested; native before dequant before emulated; mainline; 4 bits
-//     or more; the decode ceiling; then the quality order.
-//   memory — uncontested; mainline; the smallest total memory; then quality.
-// Doc 23 §9.1: there is no cost-per-quality ranking between formats, so none is
-// invented inside a tier; ties fall to measured facts (bytes, evidence grade).
+// Ranking under a stated objective (docs/quality.md). Every objective starts
+// with: fits, and no unconditional blocker; after sorting, the quality floor
+// moves a broken #1 aside for the best candidate outside the broken range that
+// fits. Then:
+//   quality (default) — the format the model ships in (the primary release,
+//     then a QAT release or a repack of it); mainline serving paths before
+//     experimental ones; uncontested; serving engines first where the question
+//     is serving (datacenter parts, several GPUs); --portable's format (Rule 3);
+//     the measured quality band, measured before placed-by-bits; a comfortable
+//     fit before a tight one; native before dequant before emulated; Rule 3; a
+//     serving engine; the publisher's own checkpoint; the measured cost inside
+//     the band (within 1.5x is a tie); the decode ceiling.
+//   speed — mainline; uncontested; no re-quantized release; 4 bits or more;
+//     the throughput ceiling of the regime the batch puts it in (5% buckets:
+//     the native path only breaks ties inside one); then the quality order.
+//   memory — mainline; uncontested; the smallest total memory; then quality.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -28,10 +33,13 @@ int grade_rank(const std::string& g) {
   return it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
 }
 
+// The best grade among the format's quality evidence: its quality_delta records and its measured rows.
 std::string evidence_grade(const Graph& g, const Record& f) {
   std::map<int, int> counts;
   for (const auto& id : f.strings("/quality_delta"))
     if (const Record* b = g.find(id)) counts[grade_rank(b->str("grade"))]++;
+  for (const Record* b : quality_rows(g, f.id))
+    if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[grade_rank(b->str("grade"))]++;
   if (counts.empty()) return "none recorded";
   static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "ungraded"};
   return fmt::format("{} ({})", names[counts.begin()->first], counts.begin()->second);
@@ -48,41 +56,20 @@ double ceiling(const Candidate& c) {
   return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
-// The precision tier of a format: 16, 8, 4 (4 up to 8 bits: 5- and 6-bit GGUF
-// types are 4-bit-class mixtures), then 3, 2, 1 (below 4 bits the recorded cost
-// grows with every bit lost). From the format's weight bits, or its sized bpw when
-// it has none (mixtures, EXL2). 0 when nothing says.
-int format_tier(const Record& f, double sized_bpw) {
-  double bits = f.data.value("weight_bits", nlohmann::json()).is_number() ? f.data["weight_bits"].get<double>() : sized_bpw;
-  if (bits >= 16) return 16;
-  if (bits >= 8) return 8;
-  if (bits >= 4) return 4;
-  return bits > 0 ? static_cast<int>(std::floor(bits)) : 0;
-}
-
-// A model released quantized gains nothing from a wider format: its tier is capped
-// at the shipped one's, so re-quantizing up never outranks serving as released.
-int tier(const Deliberation& d, const Candidate& c) {
-  int t = format_tier(*c.format, c.memory ? c.memory->bpw : 0);
-  const Release* shipped = d.query.model ? d.query.model->shipped() : nullptr;
-  const Record* sf = shipped ? d.graph.find(shipped->format) : nullptr;
-  if (sf) t = std::min(t, format_tier(*sf, 0) > 0 ? format_tier(*sf, 0) : t);
-  return t;
+// Bits of a format: its weight bits, or its sized bpw when it has none (mixtures, EXL2).
+double format_bits(const Record& f, double sized_bpw) {
+  return f.data.value("weight_bits", nlohmann::json()).is_number() ? f.data["weight_bits"].get<double>() : sized_bpw;
 }
 
 // Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+).
-bool below_quality_floor(const Candidate& c) {
-  int t = format_tier(*c.format, c.memory ? c.memory->bpw : 0);
-  return t > 0 && t < 4;
+bool below_four_bits(const Candidate& c) {
+  double b = format_bits(*c.format, c.memory ? c.memory->bpw : 0);
+  return b > 0 && b < 4;
 }
+
+bool broken(const Candidate& c) { return !c.quality.reference && c.quality.cost >= broken_threshold(); }
 
 int path_rank(const std::string& p) { return p == "native" ? 0 : p == "dequant" ? 1 : 2; }
-
-int maturity_rank(const std::string& m) {
-  static const std::vector<std::string> order = {"mainline", "plugin", "experimental", "deprecated"};
-  auto it = std::find(order.begin(), order.end(), m);
-  return static_cast<int>(it - order.begin());
-}
 
 // Serving engines (continuous batching, paged KV) before local runners before libraries.
 int role_rank(const Candidate& c) {
@@ -90,6 +77,13 @@ int role_rank(const Candidate& c) {
   std::string role = c.engine ? c.engine->str("role") : "";
   auto it = std::find(order.begin(), order.end(), role);
   return static_cast<int>(it - order.begin());
+}
+
+// On a datacenter or cloud part, or across several GPUs, the question is serving:
+// a local runner or a library answers it only when no serving engine does.
+bool serving_question(const Query& q) {
+  std::string market = q.accelerator ? q.accelerator->str("market") : "";
+  return q.count > 1 || market == "datacenter" || market == "cloud";
 }
 
 // Values within 5% of each other are a tie: the model is not that precise.
@@ -104,24 +98,42 @@ using Key = std::vector<long>;
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
 int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
 
+// A second quantization of a model that ships quantized.
+bool requantizes(const Deliberation& d, const Candidate& c) {
+  const Release* shipped = d.query.model ? d.query.model->shipped() : nullptr;
+  const Record* sf = shipped ? d.graph.find(shipped->format) : nullptr;
+  return sf && !rule_util::is_baseline(*sf) && !c.shipped && !rule_util::is_baseline(*c.format);
+}
+
+// 0: the primary release; 1: the publisher's QAT release or a repack of the primary; 2: anything else.
+int shipped_rank(const Deliberation& d, const Candidate& c) {
+  if (!c.shipped) return 2;
+  const Release* primary = d.query.model ? d.query.model->shipped() : nullptr;
+  return primary && primary->format == c.format->id ? 0 : 1;
+}
+
 Key quality_key(const Deliberation& d, const Candidate& c) {
   bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
   bool unnamed = c.engine && !c.kernel && !rule_util::is_baseline(*c.format);
-  return {!c.shipped, -tier(d, c), c.contested(), path_rank(c.path), maturity_rank(c.maturity), unnamed, c.rank_tier, role_rank(c),
-          release_rank(c), lower_bound, bucket(ceiling(c), true),
-          grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(), !tensor_cores};
+  bool tight = c.memory && c.memory->fit == "tight";
+  bool off_role = serving_question(d.query) && role_rank(c) > 0;
+  long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
+  return {shipped_rank(d, c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, required, quality_band_index(c.quality),
+          !c.quality.measured, tight, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
+          lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
+          !tensor_cores};
 }
 
 Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective) {
   bool fits = !c.memory || c.memory->fits;
   Key k = {!fits, has_blocker(c)};
-  Key q = quality_key(d, c);
   if (objective == "speed")
-    k.insert(k.end(), {c.contested(), path_rank(c.path), maturity_rank(c.maturity), c.rank_tier, below_quality_floor(c),
-                       bucket(ceiling(c), true)});
+    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), requantizes(d, c), c.rank_tier, below_four_bits(c),
+                       bucket(ceiling(c), true), path_rank(c.path)});
   else if (objective == "memory")
-    k.insert(k.end(), {c.contested(), maturity_rank(c.maturity), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
+    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
+  Key q = quality_key(d, c);
   k.insert(k.end(), q.begin(), q.end());
   return k;
 }
@@ -135,40 +147,86 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
   return out;
 }
 
-std::string objective_statement(const std::string& objective) {
-  std::string quality = "the format the model ships in, precision tier (16 > 8 > 4 > 3 > 2 > 1 bits; 4 covers 4 to 8 bits; "
-                        "never above a quantized release's own), uncontested, native > dequant > emulated, mainline serving "
-                        "path, a recorded kernel, Rule 3, serving engine, a published checkpoint (the publisher's first), "
-                        "decode ceiling (5% buckets), evidence grade";
+std::string objective_statement(const Deliberation& d, const std::string& objective) {
+  std::string quality = "the format the model ships in, mainline serving path, uncontested, "
+                        "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), measured quality band (docs/quality.md; "
+                        "bits per weight place what nothing measures), comfortable fit before tight, native > dequant > "
+                        "emulated, Rule 3, serving engine, a published checkpoint (the publisher's first), the measured cost "
+                        "inside the band (within 1.5x is a tie), decode ceiling (5% buckets), evidence grade";
+  std::string floor = fmt::format("fits, no unconditional blocker (and #1 never broken, cost >= {:g}, while something "
+                                  "outside that range fits: docs/quality.md)", broken_threshold());
   if (objective == "speed")
-    return "objective speed: fits, no unconditional blocker, uncontested, native > dequant > emulated, mainline serving "
-           "path, Rule 3, 4 bits or more, decode ceiling (5% buckets); ties by quality (" + quality + ")";
+    return fmt::format("objective speed: {}, mainline, uncontested, no second quantization of a quantized release, Rule 3, "
+                       "4 bits or more, throughput ceiling at batch {} (5% buckets; native > dequant only inside one); "
+                       "ties by quality ({})", floor, d.query.batch, quality);
   if (objective == "memory")
-    return "objective memory: fits, no unconditional blocker, uncontested, mainline serving path, Rule 3, smallest total "
-           "memory (5% buckets); ties by quality (" + quality + ")";
-  return "objective quality: fits, no unconditional blocker, " + quality +
-         "; no cost-per-quality ranking exists between formats (doc 23 §9.1), so none is invented inside a tier";
+    return "objective memory: " + floor + ", mainline serving path, uncontested, Rule 3, smallest total memory (5% buckets); "
+           "ties by quality (" + quality + ")";
+  return "objective quality: " + floor + ", " + quality;
+}
+
+// The quality floor: a broken #1 gives way to the best candidate outside the broken
+// range that fits with no unconditional blocker; the rest of the order stands.
+void apply_floor(Deliberation& d) {
+  auto& cs = d.candidates;
+  if (cs.empty() || !broken(cs[0]) || !cs[0].memory || !cs[0].memory->fits) return;
+  auto better = std::find_if(cs.begin() + 1, cs.end(), [](const Candidate& c) {
+    return !broken(c) && (!c.memory || c.memory->fits) && !has_blocker(c);
+  });
+  if (better == cs.end()) return;
+  d.notes.push_back(fmt::format("quality floor — {} on {} ranked first by the order above but is in the broken range; {} on {} "
+                                "fits outside it and leads instead", cs[0].format->id, cs[0].engine ? cs[0].engine->id : "-",
+                                better->format->id, better->engine ? better->engine->id : "-"));
+  std::rotate(cs.begin(), better, better + 1);
+}
+
+// Batch 1 decode reads every weight once per token: bandwidth decides. With a
+// large enough batch the same bytes serve many tokens and compute decides.
+void regime_note(Deliberation& d) {
+  if (d.candidates.empty() || !d.candidates[0].memory) return;
+  const Memory& m = *d.candidates[0].memory;
+  if (m.decode_tok_s <= 0) return;
+  bool compute = m.compute_tok_s > 0 && m.compute_tok_s < m.decode_tok_s;
+  d.notes.push_back(compute ? fmt::format("regime — at batch {} decode is compute-bound on #1 (compute ceiling ~{:.0f} tok/s "
+                                          "below the bandwidth ceiling ~{:.0f}): the native low-precision path is what speeds "
+                                          "it up", d.query.batch, m.compute_tok_s, m.decode_tok_s)
+                            : fmt::format("regime — at batch {} decode is bandwidth-bound on #1 (bandwidth ceiling ~{:.0f} "
+                                          "tok/s{}): bytes read per token decide, not the tensor-core path",
+                                          d.query.batch, m.decode_tok_s,
+                                          m.compute_tok_s > 0 ? fmt::format(", compute ~{:.0f}", m.compute_tok_s) : ""));
 }
 
 }  // namespace
 
 void rank_candidates(Deliberation& d) {
+  const ModelSpec* model = d.query.model ? &*d.query.model : nullptr;
   for (auto& c : d.candidates) {
     c.evidence_grade = evidence_grade(d.graph, *c.format);
-    if (!below_quality_floor(c)) continue;
+    c.quality = quality_cost(d.graph, *c.format, model, c.memory ? c.memory->bpw : 0);
+    if (c.shipped && !c.quality.reference) {  // the model as released is the reference its users compare against
+      c.quality.statement = fmt::format("the model as released; {} itself measures {}", c.format->id, c.quality.statement);
+      c.quality.reference = true;
+      c.quality.cost = 0;
+      c.quality.band = "reference";
+      c.quality.short_text = "as released";
+    }
+    if (c.quality.benchmark.size()) rule_util::add_unique(c.evidence, c.quality.benchmark);
+    if (!below_four_bits(c)) continue;
     auto facts = cost_facts(d.graph, c.format->str("regime"));
     c.why.push_back(fmt::format("below 4 bits the recorded accuracy cost jumps{}",
                                 facts.empty() ? "" : fmt::format(" [{}]", fmt::join(facts, ", "))));
     for (const auto& f : facts) rule_util::add_unique(c.evidence, f);
   }
   const std::string& objective = d.query.objective;
-  d.notes.push_back("ranking — " + objective_statement(objective));
+  d.notes.push_back("ranking — " + objective_statement(d, objective));
   std::stable_sort(d.candidates.begin(), d.candidates.end(), [&](const Candidate& a, const Candidate& b) {
     auto ka = objective_key(d, a, objective), kb = objective_key(d, b, objective);
     if (ka != kb) return ka < kb;
     return std::make_pair(a.format->id, a.engine ? a.engine->id : std::string()) <
            std::make_pair(b.format->id, b.engine ? b.engine->id : std::string());
   });
+  apply_floor(d);
+  regime_note(d);
 }
 
 }  // namespace qsel

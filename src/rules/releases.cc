@@ -15,16 +15,25 @@ void apply_releases(Deliberation& d) {
   const Release* shipped = m.shipped();
   bool quantized_release = shipped && d.graph.find(shipped->format) && !rule_util::is_baseline(*d.graph.find(shipped->format));
   for (auto& c : d.candidates) {
+    const Release* as_released = nullptr;  // a QAT release or a lossless repack of the primary
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
-      bool better = c.release.empty() || r.primary || (r.official && !c.release_official);
+      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.official && !c.release_official);
       if (better) {
         c.release = r.repo;
         c.release_official = r.official;
       }
-      c.shipped = c.shipped || r.primary;
+      c.shipped = c.shipped || r.primary || r.qat || r.repack;
+      if (!r.primary && (r.qat || r.repack)) as_released = &r;
     }
-    if (c.shipped && shipped && shipped->local) {
+    if (as_released && !(shipped && shipped->format == c.format->id)) {
+      c.why.insert(c.why.begin(), as_released->qat
+                                      ? fmt::format("{} is the publisher's quantization-aware-trained release ({}): served as "
+                                                    "released, no post-training quantization step", c.format->id, as_released->repo)
+                                      : fmt::format("{} holds the shipped {} weights unchanged ({}): served as released, no "
+                                                    "second quantization", as_released->repo, shipped ? shipped->format : "primary",
+                                                    c.format->id));
+    } else if (c.shipped && shipped && shipped->local) {
       c.why.insert(c.why.begin(), fmt::format("the checkpoint in {} is {}: served as it is, no quantization step", c.release,
                                               c.format->id));
     } else if (c.shipped) {

@@ -141,12 +141,12 @@ bool resolve_kernel(Deliberation& d, Candidate& c) {
 
 // Experimental, plugin and deprecated serving paths say so (engine `maturity`).
 void attach_maturity(Deliberation& d, Candidate& c) {
-  auto m = rule_util::maturity_of(*c.engine, *c.format, *d.query.target);
+  auto m = rule_util::maturity_of(*c.engine, *c.format, *d.query.target, d.query.accelerator);
   c.maturity = m.level;
   c.maturity_reason = m.reason;
   if (m.level == "mainline") return;
   c.why.push_back(fmt::format("serving path: {} in {} — {}", m.level, c.engine->id, m.reason));
-  c.warnings.push_back({"maturity", m.level == "plugin" ? "minor" : "major",
+  c.warnings.push_back({"maturity", m.level == "plugin" || m.level == "unlisted" ? "minor" : "major",
                         fmt::format("{}'s {} path is {}: {}", c.engine->id, c.format->id, m.level, m.reason), false, ""});
 }
 

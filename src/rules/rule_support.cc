@@ -33,16 +33,31 @@ std::vector<std::string> missing_precisions(const Record& target, const Record& 
   return out;
 }
 
-Maturity maturity_of(const Record& engine, const Record& format, const Record& target) {
+// Every entry that matches counts (an experimental format on a deprecated target is
+// both); the least mature level wins, and its reasons are all given.
+int maturity_rank(const std::string& level) {
+  static const std::vector<std::string> order = {"mainline", "plugin", "unlisted", "experimental", "deprecated"};
+  return static_cast<int>(std::find(order.begin(), order.end(), level) - order.begin());
+}
+
+Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator) {
+  auto rank = maturity_rank;
+  Maturity out;
   for (const auto& m : engine.data.value("maturity", json::array())) {
     if (m.contains("formats")) {
       const auto& fs = m["formats"];
       if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
     }
     if (m.contains("when") && !selector_matches(m["when"], target)) continue;
-    return {m["level"].get<std::string>(), m["reason"].get<std::string>()};
+    if (m.contains("markets")) {
+      const auto& ms = m["markets"];
+      if (!accelerator || std::find(ms.begin(), ms.end(), json(accelerator->str("market"))) == ms.end()) continue;
+    }
+    std::string level = m["level"].get<std::string>(), reason = m["reason"].get<std::string>();
+    if (rank(level) > rank(out.level)) out.level = level;
+    if (rank(level) > 0) out.reason = out.reason.empty() ? reason : out.reason + "; " + reason;
   }
-  return {};
+  return out;
 }
 
 bool weight_only(const Record& format) { return format.data.value("weight_only", false); }

@@ -40,7 +40,10 @@ struct Maturity {
   std::string level = "mainline";
   std::string reason;
 };
-Maturity maturity_of(const Record& engine, const Record& format, const Record& target);
+// mainline 0, plugin 1, unlisted 2, experimental 3, deprecated 4 (unknown levels last).
+int maturity_rank(const std::string& level);
+// `accelerator` (may be null) is matched against entries that name markets.
+Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator);
 
 // The kernel an engine picks for a format on the query's target: the first
 // kernel_selection entry whose format, target, flags and kernel all hold.

@@ -69,7 +69,7 @@ TEST_CASE("cmd_show: a part is referred to by the formats native and emulated on
   const auto& emulated = j["referred_to_by"]["format"]["emulated-on"];
   CHECK(std::find(emulated.begin(), emulated.end(), "nvfp4") != emulated.end());
   auto text = run_cli({"show", "h100"});
-  CHECK(text.out.find("Referred to by\n  format  native-on ") != std::string::npos);
+  CHECK(text.out.find("Referred to by\n  format     native-on ") != std::string::npos);
 }
 
 TEST_CASE("cmd_show: unknown ids exit 2 with a suggestion", "[cli][show]") {

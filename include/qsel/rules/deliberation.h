@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "qsel/graph/graph.h"
+#include "qsel/rules/quality.h"
 #include "qsel/rules/query.h"
 
 namespace qsel {
@@ -42,7 +43,11 @@ struct Memory {
   double bpw = 0;
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
   std::string kv_dtype;     // a dtype name or the KV-cache format record used
-  bool fits = false;
+  bool fits = false;         // it loads within the engine's budget (true for "tight" too)
+  std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | no
+  double margin_gb = 0;      // the headroom "yes" keeps, summed over the parts
+  std::string margin_source;
+  std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
   double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
   std::vector<std::string> notes;
@@ -59,6 +64,7 @@ struct Candidate {
   std::vector<Warning> warnings;
   std::vector<std::string> evidence;  // record ids cited
   std::string evidence_grade;         // best grade of the format's quality evidence, or "none recorded"
+  QualityCost quality;                // measured cost against the unquantized model (ranking reads it)
   std::vector<std::string> conflicts; // records that disagree about this format on this target
   std::vector<std::string> checks;    // post-deploy checks (Rule 2)
   std::optional<Memory> memory;
@@ -83,6 +89,7 @@ struct Deliberation {
   std::vector<Exclusion> excluded;
   std::vector<std::string> unknowns;
   std::vector<std::string> notes;  // defaults and assumptions, stated
+  std::vector<std::string> changes;  // what would change #1 when it is poor (more GPUs, a shorter context, offload)
 };
 
 // Runs every rule in order and ranks the candidates.

@@ -18,6 +18,8 @@ struct Release {
   bool primary = false; // the format the model ships in
   bool official = true;
   bool local = false;   // the user's own files (--model PATH): `repo` is the path
+  bool qat = false;     // quantization-aware trained by the publisher: served as released, like the primary
+  bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
 };
 
 // What was read from the user's files (--model PATH): the identified format and
@@ -46,6 +48,8 @@ struct ModelSpec {
   int kv_lora_rank = 0, rope_dim = 0;
   int experts = 0, active_experts = 0;
   std::string architecture;        // Hugging Face architecture class; empty when unknown
+  std::string family;              // model family ("llama-3.1", "qwen3"): quality rows of the family stand for it
+  long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown
   std::vector<Release> releases;   // what the publisher ships; empty when unknown
   std::optional<CheckpointFacts> checkpoint;  // --model PATH
   std::vector<std::string> notes;  // assumptions worth stating

@@ -25,6 +25,8 @@ struct Query {
   bool portable = false;
   std::string objective = "quality";    // quality | speed | memory: what ranks the candidates
   double memory_fraction = 0;           // --memory-fraction: replaces every engine's fraction when positive
+  double headroom_gb = -1;              // --headroom GB per part; replaces every engine's margin when >= 0
+  double headroom_fraction = -1;        // --headroom N%: of each part's total, when >= 0
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;
   std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe

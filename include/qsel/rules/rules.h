@@ -39,7 +39,8 @@ void apply_rule7(Deliberation& d);
 void apply_model_support(Deliberation& d);
 void apply_releases(Deliberation& d);
 void compute_memory(Deliberation& d);
-void fit_hints(Deliberation& d);  // after ranking: when nothing fits, the --count that would
+void fit_hints(Deliberation& d);    // after ranking: when nothing fits, the --count that would
+void floor_hints(Deliberation& d);  // after ranking: when #1 is broken, what would change it
 void rank_candidates(Deliberation& d);
 
 }  // namespace qsel
