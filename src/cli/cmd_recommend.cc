@@ -1,4 +1,6 @@
 // qsel recommend: the seven rules over one GPU and one model, ranked and cited.
+#include <cmath>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -21,6 +23,7 @@ namespace {
 struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
   std::string objective = "quality";
+  std::string headroom;
   double memory_fraction = 0;
   GpuSpec spec;
   bool count_given = false, vram_given = false, bandwidth_given = false;
@@ -46,11 +49,37 @@ long parse_context(const std::string& text) {
   return value * scale;
 }
 
+// "--headroom 2" (GB per part), "2gb", "10%": checked, in range; writes one of the two.
+void parse_headroom(const std::string& text, Query& q) {
+  auto fail = [&] {
+    return UsageError(fmt::format("--headroom: expected GB per GPU from 0 to 1024 (2, 2gb) or a percent from 0 to 50 (10%), got {}",
+                                  quote_value(text)));
+  };
+  if (text.empty() || text.size() > 16) throw fail();
+  std::string t = to_lower(text);
+  bool percent = t.back() == '%';
+  if (percent) t.pop_back();
+  else if (t.size() > 2 && t.compare(t.size() - 2, 2, "gb") == 0) t.resize(t.size() - 2);
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    throw fail();
+  }
+  if (used != t.size() || !std::isfinite(v) || v < 0 || v > (percent ? 50 : 1024)) throw fail();
+  if (percent) q.headroom_fraction = v / 100;
+  else q.headroom_gb = v;
+}
+
 ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
   int given = !a.model_size.empty() + !a.model.empty() + !a.model_config.empty();
   if (given == 0) throw UsageError("recommend needs a model: --model-size 70b, --model ID or --model-config config.json");
   if (given > 1) throw UsageError("give one of --model-size, --model, --model-config");
-  if (!a.model_config.empty()) return model_from_config(a.model_config);
+  if (!a.model_config.empty()) {  // read as a checkpoint: a quantization_config is the shipped format, as for a folder
+    Checkpoint c = read_checkpoint(a.model_config);
+    return model_from_checkpoint(c, analyze_checkpoint(g, c));
+  }
   if (!a.model_size.empty()) return model_from_size(g, a.model_size);
   Resolution r = g.resolve(a.model, Kind::Model);
   bool path_like = a.model.find('/') != std::string::npos || a.model.find('.') != std::string::npos || !r;
@@ -89,6 +118,7 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.model = model_of(g, a);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
   q.context = parse_context(a.context);
+  if (std::string note = context_note(*q.model, q.context); !note.empty()) q.model->notes.push_back(note);
   q.batch = a.batch;
   q.kv_cache = a.kv_cache;
   q.portable = a.portable;
@@ -96,6 +126,7 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   if (a.memory_fraction != 0 && (a.memory_fraction <= 0 || a.memory_fraction > 1))
     throw UsageError(fmt::format("--memory-fraction must be in (0, 1], got {:g}", a.memory_fraction));
   q.memory_fraction = a.memory_fraction;
+  if (!a.headroom.empty()) parse_headroom(a.headroom, q);
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -133,6 +164,9 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--memory-fraction,--gpu-memory-utilization", a.memory_fraction,
                  "Replace every engine's memory fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static, "
                  "TensorRT-LLM free_gpu_memory_fraction); default: each engine's own");
+  sub.add_option("--headroom", a.headroom,
+                 "Memory a fit must leave free per GPU: GB (2) or a percent of the part (10%); default: the engine's own "
+                 "fitting margin, else 1 GiB (llama.cpp's --fit-target). Inside it a fit is \"tight\"");
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
       ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));

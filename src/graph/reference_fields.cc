@@ -43,6 +43,7 @@ std::vector<ReferenceField> build() {
       {K::Matrix, "/engine", "matrix-of", {K::Engine}},
       {K::Matrix, "/columns/*/formats/*", "column-format", {K::Format}},
       {K::Matrix, "/columns/*/kernel", "column-kernel", {K::Kernel}},
+      {K::Matrix, "/columns/*/kernels/*", "column-kernel", {K::Kernel}},
       {K::Matrix, "/footnotes/*/excludes_formats/*", "footnote-excludes", {K::Format}},
       {K::Benchmark, "/format_id", "measures", {K::Format}},
       {K::Benchmark, "/model_id", "on-model", {K::Model}},

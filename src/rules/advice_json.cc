@@ -28,6 +28,7 @@ void memory_json(const Memory& m, ojson& j) {
   j["budget_gb"] = round2(m.budget_gb);
   j["fits"] = m.fits;
   j["fit"] = m.fit;
+  j["tensor_parallel"] = m.parts;
   j["headroom_gb"] = sized ? ojson(round2(m.budget_gb - m.total_gb)) : ojson();
   j["margin_gb"] = round2(m.margin_gb);
   j["margin_source"] = m.margin_source;

@@ -31,14 +31,17 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   const Record& a = *d.query.accelerator;
   const ModelSpec& model = *d.query.model;
   int batch = d.query.batch;
-  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * count;
+  // Tensor parallelism reads each GPU's share at once; a layer split (an engine with no
+  // tensor_parallel record: llama.cpp's -sm layer) passes each token through the GPUs in turn.
+  bool tp = c.engine && c.engine->data.contains("tensor_parallel");
+  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * (tp ? count : 1);
   double active = model.params_b > 0 ? model.active_params_b / model.params_b : 1;
   double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = a.data.value("tflops", json::object());
   std::string prec = compute_precision(c);
   double tflops = tf.value(prec, json()).is_number() ? tf[prec].get<double>() : (tf.value("fp16", json()).is_number() ? tf["fp16"].get<double>() : 0);
-  if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * count / (2 * model.active_params_b * 1e9);
+  if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * (tp ? count : 1) / (2 * model.active_params_b * 1e9);
 }
 
 constexpr double kGiB = 1073741824.0;
@@ -89,15 +92,51 @@ std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, i
   return "";
 }
 
-Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int count) {
+// Whether `tp` GPUs are a tensor-parallel size the engine accepts for this model
+// (engine `tensor_parallel`); an engine or a model that says nothing accepts any.
+bool valid_tp(const json& rule, const ModelSpec& m, int tp) {
+  if (tp <= 1 || rule.is_null()) return true;
+  if (rule.value("heads", "any") == "divide" && m.heads > 0 && m.heads % tp != 0) return false;
+  if (rule.value("kv_heads", "any") == "divide-or-replicate" && m.kv_heads > 0 && m.attention != "mla")
+    return m.kv_heads >= tp ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
+  return true;
+}
+
+// The tensor-parallel size the candidate's engine runs on `count` GPUs: the count, or
+// the largest valid size below it (the other GPUs idle or go to pipeline stages).
+int tensor_parallel(const Candidate& c, const ModelSpec& m, int count) {
+  const json rule = c.engine ? c.engine->data.value("tensor_parallel", json()) : json();
+  for (int tp = count; tp > 1; --tp)
+    if (valid_tp(rule, m, tp)) return tp;
+  return 1;
+}
+
+// KV heads an engine keeps when GPUs outnumber them: at least one per GPU.
+double kv_replication(const Candidate& c, const ModelSpec& m, int tp) {
+  const json rule = c.engine ? c.engine->data.value("tensor_parallel", json()) : json();
+  if (rule.is_null() || rule.value("kv_heads", "any") == "any" || m.attention == "mla" || m.kv_heads <= 0 || tp <= m.kv_heads) return 1;
+  return static_cast<double>(tp) / m.kv_heads;
+}
+
+Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int asked) {
   const ModelSpec& model = *d.query.model;
   Memory m;
+  int count = tensor_parallel(c, model, asked);
+  m.parts = count;
+  if (count != asked)
+    m.notes.push_back(fmt::format("tensor parallel {} of the {} GPUs: {} requires the TP size to divide the {} attention heads{} "
+                                  "(--tensor-parallel-size {}; the rest can serve as pipeline stages or another replica)",
+                                  count, asked, c.engine->id, model.heads,
+                                  model.kv_heads > 0 ? fmt::format(" and {} KV heads", model.kv_heads) : "", count));
   Bpw b = choose_bpw(*c.format, model, &d.graph);
   m.bpw = b.value;
   m.bpw_source = b.source;
   m.weights_gb = b.value > 0 ? weights_gb(*c.format, model, b) : 0;
   m.kv_dtype = kv_dtype;
-  m.kv_gb = kv_cache_gb(model, d.query.context, d.query.batch, kv_bytes(kv_dtype));
+  m.kv_gb = kv_cache_gb(model, d.query.context, d.query.batch, kv_bytes(kv_dtype)) * kv_replication(c, model, count);
+  if (kv_replication(c, model, count) > 1)
+    m.notes.push_back(fmt::format("{} GPUs for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", count, model.kv_heads,
+                                  kv_replication(c, model, count)));
   m.total_gb = m.weights_gb + m.kv_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
   m.budget_gb = m.budget.for_model_gb;

@@ -51,7 +51,9 @@ CellRead read_matrix_cells(const Record& m, const Record& format, const Record& 
     r.column_found = true;
     std::string cell = (*row)["cells"].value(col["key"].get<std::string>(), std::string("."));
     std::string narrowed = footnote_exclusion(m, cell, format.id);
-    MatrixCell mc{m.id, engine, (*row)["label"], col["label"], cell, narrowed};
+    MatrixCell mc{m.id, engine, (*row)["label"], col["label"], cell, narrowed, {}};
+    if (col.contains("kernel")) mc.kernels.push_back(col["kernel"].get<std::string>());
+    for (const auto& k : col.value("kernels", json::array())) mc.kernels.push_back(k.get<std::string>());
     (cell.rfind("Y", 0) == 0 && narrowed.empty() ? r.yes : r.no).push_back(mc);
   }
   return r;

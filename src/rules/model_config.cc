@@ -50,6 +50,7 @@ constexpr Range kRanges[] = {
     {"v_head_dim", 1, 1 << 16},             {"q_lora_rank", 0, 1 << 20},           {"first_k_dense_replace", 0, 10000},
     {"n_shared_experts", 0, 1024},          {"num_shared_experts", 0, 1024},       {"interleave_moe_layer_step", 1, 10000},
     {"attention_chunk_size", 1, 1 << 30},   {"sliding_window", 1, 1 << 30},        {"sliding_window_pattern", 1, 10000},
+    {"max_position_embeddings", 1, 1L << 30},
 };
 
 const Range& range_of(const char* key) {
@@ -223,6 +224,7 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
     if (!d.contains("head_dim") || d["head_dim"].is_null())
       m.head_dim = static_cast<int>(integer(d, at, "qk_nope_head_dim", false, 128)) + m.rope_dim;
   }
+  m.max_context = integer(d, at, "max_position_embeddings", false, 0);
   sliding_window(d, at, m);
   chunked_attention(d, at, m);
   count_params(d, at, m);

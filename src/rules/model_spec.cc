@@ -142,6 +142,10 @@ ModelSpec model_from_record(const Record& r) {
   m.architecture = d.value("architecture", std::string());
   m.family = d.value("family", std::string());
   m.max_context = d.value("max_context", 0L);
+  if (d.contains("context_extension")) {
+    m.extended_context = d["context_extension"].value("max_context", 0L);
+    m.extension_method = d["context_extension"].value("method", std::string());
+  }
   for (const auto& rel : d.value("releases", json::array())) {
     Release x{rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false), rel.value("official", true)};
     x.qat = rel.value("qat", false);
@@ -152,6 +156,20 @@ ModelSpec model_from_record(const Record& r) {
                               : fmt::format("{} dense", size_label(m.params_b));
   m.description = fmt::format("{}, {} ({})", shape, r.id, architecture_summary(m));
   return m;
+}
+
+std::string context_note(const ModelSpec& m, long tokens) {
+  if (m.max_context <= 0 || tokens <= m.max_context) return "";
+  std::string who = m.id.empty() ? "the model" : m.id;
+  if (m.extended_context >= tokens)
+    return fmt::format("--context {} is beyond {}'s native {} tokens: it needs {} RoPE scaling (up to {}), which the publisher "
+                       "supports; enable it in the engine (rope_scaling), and only when prompts are that long", tokens, who,
+                       m.max_context, m.extension_method, m.extended_context);
+  long most = std::max(m.max_context, m.extended_context);
+  throw UsageError(fmt::format("--context {} is beyond {}'s maximum of {} tokens{}; pass --context {} or less", tokens, who, most,
+                               m.extended_context > 0 ? fmt::format(" ({} with {} RoPE scaling)", m.extended_context, m.extension_method)
+                                                      : " (max_position_embeddings)",
+                               most));
 }
 
 ModelSpec model_from_size(const Graph& g, const std::string& raw) {

@@ -6,8 +6,8 @@
 //     then a QAT release or a repack of it); mainline serving paths before
 //     experimental ones; uncontested; serving engines first where the question
 //     is serving (datacenter parts, several GPUs); --portable's format (Rule 3);
-//     the measured quality band, measured before placed-by-bits; a comfortable
-//     fit before a tight one; native before dequant before emulated; Rule 3; a
+//     the measured quality band (a tight fit counts two bands worse), measured
+//     before placed-by-bits; a comfortable fit before a tight one; native before dequant before emulated; Rule 3; a
 //     serving engine; the publisher's own checkpoint; the measured cost inside
 //     the band (within 1.5x is a tie); the decode ceiling.
 //   speed — mainline; uncontested; no re-quantized release; 4 bits or more;
@@ -95,6 +95,8 @@ int bucket(double v, bool descending) {
 
 using Key = std::vector<long>;
 
+constexpr long kTightBands = 2;
+
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
 int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
 
@@ -119,7 +121,10 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
   bool tight = c.memory && c.memory->fit == "tight";
   bool off_role = serving_question(d.query) && role_rank(c) > 0;
   long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
-  return {shipped_rank(d, c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, required, quality_band_index(c.quality),
+  // A tight fit (no room for more context or concurrency) counts two bands worse: it ranks below a comfortable fit
+  // of equal or slightly lower quality, and above one much worse.
+  long band = quality_band_index(c.quality) + (tight ? kTightBands : 0);
+  return {shipped_rank(d, c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, required, band,
           !c.quality.measured, tight, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
           lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
           !tensor_cores};
@@ -150,7 +155,7 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
 std::string objective_statement(const Deliberation& d, const std::string& objective) {
   std::string quality = "the format the model ships in, mainline serving path, uncontested, "
                         "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), measured quality band (docs/quality.md; "
-                        "bits per weight place what nothing measures), comfortable fit before tight, native > dequant > "
+                        "bits per weight place what nothing measures; a tight fit counts two bands worse), comfortable fit before tight, native > dequant > "
                         "emulated, Rule 3, serving engine, a published checkpoint (the publisher's first), the measured cost "
                         "inside the band (within 1.5x is a tie), decode ceiling (5% buckets), evidence grade";
   std::string floor = fmt::format("fits, no unconditional blocker (and #1 never broken, cost >= {:g}, while something "

@@ -44,6 +44,15 @@ bool judge(Deliberation& d, Candidate& c) {
   // The matrix says "." but the engine's code serves it here, and the entry read
   // from the code records the disagreement: kept, contested (Rule 2 cites both).
   auto pick = rule_util::pick_kernel(d.graph, *c.engine, *c.format, d.query);
+  // A "." in a column about one kernel family says that family does not run here; when
+  // the engine picks another kernel for the format on this target, it does not refuse it.
+  bool about_kernels = std::all_of(r.no.begin(), r.no.end(), [](const MatrixCell& x) { return !x.kernels.empty(); });
+  if (about_kernels && pick.kernel &&
+      std::none_of(r.no.begin(), r.no.end(), [&](const MatrixCell& x) { return rule_util::contains(x.kernels, pick.kernel->id); })) {
+    c.why.push_back(fmt::format("Rule 1 — {}, a column about {}; {} picks {} for {} here, so it does not rule the format out",
+                                refusal(*m, r.no), fmt::join(r.no[0].kernels, "/"), c.engine->id, pick.kernel->id, c.format->id));
+    return true;
+  }
   if (pick.entry && pick.entry->contains("disputed") && (*pick.entry)["disputed"].value("about", "support") == "support") {
     c.cells = r.no;
     c.why.push_back(fmt::format("Rule 1 — {} (docs); its code serves it anyway: contested", refusal(*m, r.no)));

@@ -47,7 +47,12 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
   auto any = [&](const char* path) {
     return std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return c->path == path; });
   };
-  if (std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->contested(); })) v.value = "contested";
+  // Native when an engine runs it natively with no record against it (a build for this
+  // target); contested when every native path has a record saying it does not run.
+  bool clean_native = std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->path == "native" && !c->contested(); });
+  bool contested = std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->contested(); });
+  if (clean_native) v.value = "native";
+  else if (contested) v.value = "contested";
   else if (any("native")) v.value = "native";
   else if (any("dequant")) v.value = "dequant";
   else if (any("emulated")) v.value = "emulated";

@@ -20,23 +20,26 @@ json explain(const std::vector<std::string>& args) {
 bool has(const json& arr, const std::string& s) { return std::find(arr.begin(), arr.end(), s) != arr.end(); }
 }  // namespace
 
-TEST_CASE("explain e2e: NVFP4 on sm120 stays contested only where a kernel has no recorded sm120 build", "[e2e][explain]") {
+TEST_CASE("explain e2e: NVFP4 on sm120 is native: each engine's FP4 kernel has an sm120 build, so the sm100a-only record does not apply", "[e2e][explain]") {
   json j = explain({"nvfp4", "--on", "sm120"});
-  CHECK(j["verdict"] == "contested");  // TRT-LLM's FP4 GEMM has no recorded sm120 build
+  CHECK(j["verdict"] == "native");
   bool trt = false;
   for (const auto& c : j["matrix_cells"]) trt = trt || (c["matrix"] == "trtllm-quant-matrix" && c["cell"] == "Y");
   CHECK(trt);
   std::map<std::string, json> by_engine;
   for (const auto& e : j["engines"]) by_engine[e["engine"]] = e;
-  CHECK(by_engine["vllm"]["kernel"] == "flashinfer-cutlass-fp4");  // FlashInfer builds an SM120 module: not contested
+  CHECK(by_engine["vllm"]["kernel"] == "flashinfer-cutlass-fp4");  // FlashInfer builds an SM120 module
   CHECK(by_engine["vllm"]["contested"] == false);
   CHECK(by_engine["sglang"]["kernel"] == "flashinfer-cudnn-fp4");
-  CHECK(by_engine["trtllm"]["contested"] == true);
-  bool sm100a = false;
-  for (const auto& c : j["conflicts"]) sm100a = sm100a || c.get<std::string>().rfind("sm120-vs-sm100a says", 0) == 0;
-  CHECK(sm100a);
+  CHECK(by_engine["trtllm"]["contested"] == false);  // the TRT-LLM matrix's sm120 Y row is its sm120 build
+  CHECK(j["conflicts"].empty());
   CHECK(has(j["rules"], "rule-1"));
   CHECK(has(j["rules"], "rule-3"));
+  // a kernel that has no sm120 build is still contested: the verdict stays native while one engine runs it cleanly
+  json rec = json::parse(run_cli({"recommend", "--gpu", "rtx-5090", "--model", "qwen3-32b", "--engine", "vllm", "--all", "--format",
+                                  "json"}).out);
+  for (const auto& c : rec["candidates"])
+    if (c["format"] == "nvfp4") CHECK(c["contested"] == false);
 }
 
 TEST_CASE("explain e2e: MXFP4 on H100 is emulated through Marlin, with the Rule 2 warning", "[e2e][explain]") {
@@ -70,7 +73,14 @@ TEST_CASE("explain e2e: MLX affine on Apple is a dequant path, and its native_su
 TEST_CASE("explain e2e: a family name that spans different targets says so", "[e2e][explain]") {
   json j = explain({"nvfp4", "--on", "blackwell"});
   CHECK(j["kind"] == "format-family");
-  CHECK(j["verdict"] == "differs");
+  REQUIRE(j["per_target"].size() >= 2);  // one verdict per target the family spans
+  for (const char* f : {"nvfp4", "mxfp8", "int8-w8a8", "awq"}) {  // "differs" exactly when the targets' verdicts do
+    json e = explain({f, "--on", "blackwell"});
+    std::set<std::string> seen;
+    for (const auto& t : e["per_target"]) seen.insert(t["verdict"].get<std::string>());
+    INFO(f);
+    CHECK((e["verdict"] == "differs") == (seen.size() > 1));
+  }
   CHECK(has(j["targets"], "sm100"));
   CHECK(has(j["targets"], "sm120"));
 }
@@ -97,7 +107,10 @@ TEST_CASE("explain e2e: rules, lint codes and other kinds", "[e2e][explain]") {
 
 namespace {
 // The best path over a format's candidates, in the one vocabulary explain's verdict uses.
-std::string best_path(const std::set<std::string>& paths, bool contested) {
+// explain's verdict rule: native when some engine runs it natively with no record against
+// it; contested when every native path is disputed; else the best path.
+std::string best_path(const std::set<std::string>& paths, bool contested, bool clean_native) {
+  if (clean_native) return "native";
   if (contested) return "contested";
   for (const char* p : {"native", "dequant", "emulated"})
     if (paths.count(p)) return p;
@@ -117,7 +130,7 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
     if (part.empty()) continue;
     // A dense and a MoE model every engine's architecture list covers, so no engine drops out for the model.
     std::map<std::string, std::set<std::string>> paths;
-    std::set<std::string> contested, refused;
+    std::set<std::string> contested, refused, clean_native;
     for (const char* model : {"llama-3.1-8b", "mixtral-8x7b"}) {
       auto r = run_cli({"recommend", "--gpu", part, "--model", model, "--all", "--format", "json"});
       REQUIRE((r.code == 0 || r.code == 1));
@@ -125,6 +138,7 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
       for (const auto& c : rec["candidates"]) {
         paths[c["format"]].insert(c["path"].get<std::string>());
         if (c["contested"] == true) contested.insert(c["format"]);
+        else if (c["path"] == "native") clean_native.insert(c["format"]);
       }
       for (const auto& e : rec["excluded"])
         if (!e["format"].is_null()) refused.insert(e["format"]);
@@ -135,7 +149,7 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
       json e = explain({id, "--on", part});
       std::string v = e["verdict"];
       INFO(part << " (" << t["id"].get<std::string>() << ") " << id << " verdict " << v);
-      std::string best = best_path(paths[id], contested.count(id) > 0);
+      std::string best = best_path(paths[id], contested.count(id) > 0, clean_native.count(id) > 0);
       // recommend offers fp16 only where the part lacks bf16 (the same row again otherwise).
       if (best.empty() && id == "fp16" && !paths["bf16"].empty()) CHECK((v == "native" || v == "unsupported"));
       else if (best.empty()) CHECK((v == "unsupported" || v == "unknown"));

@@ -70,14 +70,16 @@ TEST_CASE("recommend e2e: Ampere and Ada get Marlin; FP8 is emulated on Ampere",
   CHECK(candidate(ada, "gptq", "vllm")->at("kernel") == "marlin");
 }
 
-TEST_CASE("recommend e2e: consumer Blackwell in TensorRT-LLM has NVFP4 and no AWQ/GPTQ, and NVFP4 is contested", "[e2e][recommend]") {
+TEST_CASE("recommend e2e: consumer Blackwell in TensorRT-LLM has NVFP4 and no AWQ/GPTQ, NVFP4 native, TRT-LLM unlisted there", "[e2e][recommend]") {
   json j = recommend({"--gpu", "rtx5090", "--model-size", "8b", "--engine", "trtllm"});
   CHECK(j["accelerator"]["target"] == "sm120");
   CHECK(excluded(j, "awq", "trtllm", "rule-1"));
   CHECK(excluded(j, "gptq", "trtllm", "rule-1"));
   const json* nv = candidate(j, "nvfp4", "trtllm");
   REQUIRE(nv);
-  CHECK((*nv)["contested"] == true);
+  CHECK((*nv)["contested"] == false);  // the matrix's sm120 Y row is TensorRT-LLM's sm120 build
+  CHECK((*nv)["path"] == "native");
+  CHECK((*nv)["maturity"] == "unlisted");  // a GeForce card is not on TensorRT-LLM's supported-hardware list
   CHECK((*nv)["matrix_cells"][0]["cell"] == "Y");
   json vllm = recommend({"--gpu", "rtx5090", "--model-size", "8b", "--engine", "vllm"});
   CHECK(candidate(vllm, "awq", "vllm")->at("kernel") == "marlin");  // vLLM serves AWQ on Blackwell through Marlin
@@ -149,7 +151,7 @@ TEST_CASE("recommend e2e: 8-bit KV is offered to fit a long context, never with 
   CHECK((*awq)["fits"] == true);
   CHECK((*awq)["kv_dtype"] == "fp8-kv");
   CHECK(std::find((*awq)["rules"].begin(), (*awq)["rules"].end(), "rule-6") != (*awq)["rules"].end());
-  json sw = recommend({"--gpu", "l4", "--model", "gpt-oss-20b", "--context", "1000000", "--spec-decode", "draft", "--engine", "vllm"});
+  json sw = recommend({"--gpu", "l4", "--model", "gpt-oss-20b", "--context", "131072", "--spec-decode", "draft", "--engine", "vllm"});
   for (const auto& c : sw["candidates"]) CHECK(c["kv_dtype"] != "fp8-kv");
 }
 

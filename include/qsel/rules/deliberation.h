@@ -22,6 +22,7 @@ struct Warning {
 
 struct MatrixCell {
   std::string matrix, engine, row, column, cell, note;
+  std::vector<std::string> kernels;  // the kernels the column is about (matrix column `kernel`/`kernels`); empty: the format as a whole
 };
 
 // What one device gives one engine (per GPU), and what the engine keeps for itself.
@@ -46,6 +47,7 @@ struct Memory {
   bool fits = false;         // it loads within the engine's budget (true for "tight" too)
   std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | no
   double margin_gb = 0;      // the headroom "yes" keeps, summed over the parts
+  int parts = 1;             // the tensor-parallel size the engine runs (the query's count, or the largest valid below it)
   std::string margin_source;
   std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch

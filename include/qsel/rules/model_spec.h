@@ -50,6 +50,8 @@ struct ModelSpec {
   std::string architecture;        // Hugging Face architecture class; empty when unknown
   std::string family;              // model family ("llama-3.1", "qwen3"): quality rows of the family stand for it
   long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown
+  long extended_context = 0;       // longer through the publisher's RoPE scaling (context_extension); 0 = none
+  std::string extension_method;    // "YaRN"
   std::vector<Release> releases;   // what the publisher ships; empty when unknown
   std::optional<CheckpointFacts> checkpoint;  // --model PATH
   std::vector<std::string> notes;  // assumptions worth stating
@@ -70,6 +72,10 @@ ModelSpec model_from_record(const Record& r);
 ModelSpec model_from_config(const std::string& path);
 // The same from the file's text (`path` names it in messages).
 ModelSpec model_from_config_text(const std::string& text, const std::string& path);
+// Checks --context against the model: beyond every length it supports is a
+// UsageError naming the maximum; beyond the native one but within a recorded
+// RoPE-scaling extension returns a note saying what the model needs; else "".
+std::string context_note(const ModelSpec& m, long tokens);
 // A GGUF file's shape from its metadata ({arch}.block_count …), parameters from its tensors.
 ModelSpec model_from_gguf(const GgufFile& g);
 
