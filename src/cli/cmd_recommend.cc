@@ -15,6 +15,7 @@
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/rules/model_checkpoint.h"
 #include "qsel/core/text.h"
+#include "qsel/detect/host_ram.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -24,9 +25,10 @@ struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
   std::string objective = "quality";
   std::string headroom;
+  double ram_gb = 0, ram_bandwidth = 0, min_tok_s = 2;
   double memory_fraction = 0;
   GpuSpec spec;
-  bool count_given = false, vram_given = false, bandwidth_given = false;
+  bool count_given = false, vram_given = false, bandwidth_given = false, context_given = false;
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
   int top = 8;
@@ -112,12 +114,16 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.target = gpu.target;
   q.described_part = gpu.owned;
   q.gpu_note = gpu.note;
-  q.count = a.count;
+  q.count = a.count * gpu.devices;
   if (gpu.count > 0 && !a.count_given) q.count = gpu.count;
   else if (gpu.count > 0 && a.count != gpu.count) q.gpu_note += fmt::format("; --count {} as given", a.count);
   q.model = model_of(g, a);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
   q.context = parse_context(a.context);
+  if (!a.context_given && q.model->max_context > 0 && q.context > q.model->max_context) {
+    q.model->notes.push_back(fmt::format("context {} (the model's maximum) instead of the default {}", q.model->max_context, q.context));
+    q.context = q.model->max_context;
+  }
   if (std::string note = context_note(*q.model, q.context); !note.empty()) q.model->notes.push_back(note);
   q.batch = a.batch;
   q.kv_cache = a.kv_cache;
@@ -127,6 +133,27 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
     throw UsageError(fmt::format("--memory-fraction must be in (0, 1], got {:g}", a.memory_fraction));
   q.memory_fraction = a.memory_fraction;
   if (!a.headroom.empty()) parse_headroom(a.headroom, q);
+  if (a.ram_gb != 0 || a.ram_bandwidth != 0) {
+    if (a.ram_gb != 0 && !(a.ram_gb >= 1 && a.ram_gb <= 65536))
+      throw UsageError(fmt::format("--ram: expected GB of system RAM from 1 to 65536, got {:g}", a.ram_gb));
+    if (a.ram_bandwidth != 0 && !(a.ram_bandwidth >= 1 && a.ram_bandwidth <= 100000))
+      throw UsageError(fmt::format("--ram-bandwidth: expected GB/s from 1 to 100000, got {:g}", a.ram_bandwidth));
+    Host h = default_host();
+    if (a.ram_gb != 0) h.ram_gb = a.ram_gb;
+    if (a.ram_bandwidth != 0) h.ram_bandwidth_gbs = a.ram_bandwidth;
+    h.source = fmt::format("{} GB of RAM ({}) at {:g} GB/s ({})", h.ram_gb, a.ram_gb != 0 ? "--ram" : "default",
+                           h.ram_bandwidth_gbs, a.ram_bandwidth != 0 ? "--ram-bandwidth" : "default: dual-channel DDR5-5600");
+    q.host = h;
+  }
+  if (a.ram_gb == 0 && to_lower(a.gpu) == "auto")
+    if (auto ram = installed_ram_gb()) {
+      q.host.ram_gb = *ram;
+      q.host.source = fmt::format("{:.0f} GB of RAM (detected: /proc/meminfo) at {:g} GB/s ({})", *ram, q.host.ram_bandwidth_gbs,
+                                  a.ram_bandwidth != 0 ? "--ram-bandwidth" : "default: dual-channel DDR5-5600");
+    }
+  if (!(a.min_tok_s >= 0 && a.min_tok_s <= 10000))
+    throw UsageError(fmt::format("--min-tok-s: expected tokens per second from 0 to 10000, got {:g}", a.min_tok_s));
+  q.min_tok_s = a.min_tok_s;
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -153,7 +180,8 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--model", a.model, "A model record id (llama-3.1-70b)");
   sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");
   sub.add_option("--engine", a.engines, "Restrict to an engine (repeatable: vllm, sglang, trtllm, llama-cpp …)")->delimiter(',');
-  sub.add_option("--context", a.context, "Context length in tokens (8192, 128k, 1m); default 8192");
+  sub.add_option("--context", a.context, "Context length in tokens (8192, 128k, 1m); default 8192, or the model's maximum if shorter")
+      ->each([&a](const std::string&) { a.context_given = true; });
   sub.add_option("--batch", a.batch, "Concurrent sequences; default 1 (decode is memory-bound at 1)");
   sub.add_option("--kv-cache", a.kv_cache, "KV-cache dtype: auto (16-bit, 8-bit offered if needed), fp16, bf16, fp8, int8")
       ->check(CLI::IsMember({"auto", "fp16", "bf16", "fp8", "int8"}));
@@ -167,6 +195,11 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--headroom", a.headroom,
                  "Memory a fit must leave free per GPU: GB (2) or a percent of the part (10%); default: the engine's own "
                  "fitting margin, else 1 GiB (llama.cpp's --fit-target). Inside it a fit is \"tight\"");
+  sub.add_option("--ram", a.ram_gb, "System RAM in GB, for plans that keep part of the model there (llama.cpp -ngl, --n-cpu-moe); "
+                                    "default 32, or what --gpu auto reads");
+  sub.add_option("--ram-bandwidth", a.ram_bandwidth, "System RAM bandwidth in GB/s (dual-channel DDR4-3200: 51.2, DDR5-5600: 89.6; "
+                                                      "default 89.6)");
+  sub.add_option("--min-tok-s", a.min_tok_s, "Offload plans forecast below this many decode tokens per second rank as slow; default 2");
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
       ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));

@@ -38,12 +38,36 @@ std::string note_of(const Graph& g, const std::string& query, const Resolution& 
   return "";
 }
 
+// A package the engines see as several GPUs (MI250X: two GCDs) answers as one of them:
+// its share of memory, bandwidth and compute, and `devices` GPUs per package.
+std::shared_ptr<const Record> one_device(const Record& part, int devices) {
+  auto r = std::make_shared<Record>(part);
+  nlohmann::json& d = r->data;
+  for (const char* key : {"memory_gb", "memory_bandwidth_gbs"})
+    if (d.contains(key) && d[key].is_number()) d[key] = d[key].get<double>() / devices;
+  if (d.contains("tflops") && d["tflops"].is_object())
+    for (auto& [k, v] : d["tflops"].items())
+      if (v.is_number()) v = v.get<double>() / devices;
+  r->name = fmt::format("{} (one of its {} GCDs)", part.name, devices);
+  d["name"] = r->name;
+  return r;
+}
+
 GpuArg of_part(const Graph& g, const Record* part, std::string note) {
   GpuArg arg;
   arg.accelerator = part;
   arg.target = g.find(part->str("target"));
   if (arg.target && arg.target->kind != Kind::Target) arg.target = nullptr;
   arg.note = std::move(note);
+  int devices = part->data.value("devices", 1);
+  if (devices > 1) {
+    arg.owned = one_device(*part, devices);
+    arg.accelerator = arg.owned.get();
+    arg.devices = devices;
+    std::string prefix = arg.note.empty() ? "" : arg.note + "; ";
+    arg.note = fmt::format("{}{} is {} GPUs to the engines ({:g} GB each): every figure is per GPU, and --count counts packages",
+                           prefix, part->id, devices, part->data.value("memory_gb", 0.0) / devices);
+  }
   return arg;
 }
 

@@ -16,6 +16,7 @@ struct GpuArg {
   std::string note;                        // how the query resolved when not by id, else empty
   std::shared_ptr<const Record> owned;     // holds `accelerator` when it is user-described or detected-unknown
   int count = 0;                           // GPUs detected by "auto" (0 = not detected)
+  int devices = 1;                         // GPUs the engines see per package (MI250X: 2 GCDs); `accelerator` is one of them
 };
 
 // What the user may say about a part besides its name.

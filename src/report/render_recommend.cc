@@ -26,9 +26,11 @@ double ceiling_value(const ojson& c) {
   return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
+// The calibrated forecast where one exists, else the ceiling marked as such.
 std::string ceiling(const ojson& c) {
+  if (c.contains("forecast")) return fmt::format("~{:.0f} tok/s", c["forecast"]["decode_tok_s"].get<double>());
   double v = ceiling_value(c);
-  return v > 0 ? fmt::format("~{:.0f} tok/s", v) : "-";
+  return v > 0 ? fmt::format("≤{:.0f} tok/s", v) : "-";
 }
 
 std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
@@ -91,7 +93,11 @@ std::string engines_of(const ojson& cands, const Group& g) {
 std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st) {
   const ojson& c = cands[g.members.front()];
   std::string f = c.value("fit", std::string(c.value("fits", true) ? "yes" : "no"));
-  std::string fit = !c.contains("fits") ? "-" : f == "yes" ? st.green("yes") : f == "tight" ? st.yellow("tight") : st.red("no");
+  std::string fit = !c.contains("fits")   ? "-"
+                    : f == "yes"          ? st.green("yes")
+                    : f == "no"           ? st.red("no")
+                    : f == "slow"         ? st.red("slow")
+                                          : st.yellow(f);
   std::string path = c["path"].get<std::string>() + (c["contested"].get<bool>() ? "?" : "");
   return {rank_label(g), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
           engines_of(cands, g), cell_text(c["kernel"]), path, gb(c.value("weights_gb", ojson())),
@@ -226,7 +232,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
-  Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode ceiling", "quality"});
+  Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode", "quality"});
   for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   out += t.render(1);
   if (cands.size() > shown) out += st.dim(fmt::format(" … {} more (--all, or --format json)\n", cands.size() - shown));
@@ -240,6 +246,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     out += section("Why #1", why, st);
   }
   if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);
+  if (r.contains("tradeoffs")) out += section("Trade-off", strings(r["tradeoffs"]), st);
   out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
   out += section("Excluded", exclusions(r, verbose), st);
   out += section("Unknowns", unknowns(r, cands, shown), st);
@@ -247,7 +254,8 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   for (const auto& n : strings(r["model"]["notes"])) notes.push_back(n);
   if (!cands.empty() && cands[0].contains("memory_notes"))
     for (const auto& n : strings(cands[0]["memory_notes"])) notes.push_back("#1: " + n);
-  notes.push_back("decode ceiling = memory bandwidth / bytes read per step (and the dense compute bound): a ceiling, not a forecast");
+  notes.push_back("decode = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on this "
+                  "backend (docs/performance-model.md); ≤N where nothing is measured: the ceiling alone");
   out += section("Notes", notes, st);
   if (!cands.empty() && !cands[0]["checks"].empty()) {
     out += "\n" + st.bold("After deploying, verify (Rule 2):") + "\n";
@@ -264,7 +272,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Model**: {}\n", r["model"]["description"].get<std::string>());
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
-  out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode ceiling | quality |\n";
+  out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode | quality |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
@@ -278,6 +286,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   };
   if (!cands.empty()) list("Why #1", strings(cands[0]["why"]));
   if (r.contains("what_would_change")) list("Instead", strings(r["what_would_change"]));
+  if (r.contains("tradeoffs")) list("Trade-off", strings(r["tradeoffs"]));
   list("Warnings", warning_lines(cands, shown, plain, verbose));
   list("Excluded", exclusions(r, verbose));
   list("Unknowns", unknowns(r, cands, shown));

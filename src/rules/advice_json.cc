@@ -37,6 +37,14 @@ void memory_json(const Memory& m, ojson& j) {
   j["bpw_source"] = m.bpw_source;
   j["kv_dtype"] = m.kv_dtype;
   j["decode_ceiling_tok_s"] = std::round(m.decode_tok_s);
+  if (m.forecast_tok_s > 0)
+    j["forecast"] = {{"decode_tok_s", std::round(m.forecast_tok_s * 10) / 10}, {"efficiency", std::round(m.efficiency.value * 1000) / 1000},
+                     {"measurements", m.efficiency.rows}, {"basis", m.efficiency.basis}};
+  if (m.placement) {
+    const Placement& p = *m.placement;
+    j["placement"] = {{"kind", p.kind}, {"gpu_layers", p.gpu_layers}, {"cpu_moe_layers", p.cpu_moe_layers}, {"layers", p.layers},
+                      {"vram_gb", round2(p.vram_gb)}, {"ram_gb", round2(p.ram_gb)}, {"kv_cache", p.kv_where}, {"command", p.command}};
+  }
   j["compute_ceiling_tok_s"] = std::round(m.compute_tok_s);
   j["memory_notes"] = m.notes;
   const Budget& b = m.budget;
@@ -115,6 +123,7 @@ ojson recommend_json(const Deliberation& d) {
   j["schema_version"] = kOutputSchemaVersion;
   j["accelerator"] = accelerator_json(q);
   j["model"] = model_json(*q.model);
+  j["host"] = {{"ram_gb", q.host.ram_gb}, {"ram_bandwidth_gbs", q.host.ram_bandwidth_gbs}, {"source", q.host.source}};
   j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
                 {"flags", q.extra_flags}};
@@ -126,6 +135,7 @@ ojson recommend_json(const Deliberation& d) {
                              {"reason", e.reason}, {"evidence", e.evidence}});
   j["unknowns"] = d.unknowns;
   j["what_would_change"] = d.changes;
+  j["tradeoffs"] = d.tradeoffs;
   j["notes"] = d.notes;
   return j;
 }

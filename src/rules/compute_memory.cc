@@ -3,6 +3,7 @@
 // candidate that does not fit says the smallest tensor-parallel count that
 // would. Every assumption is stated.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -27,6 +28,14 @@ std::string compute_precision(const Candidate& c) {
   return "bf16";
 }
 
+// The ceiling times what the engine reaches of it on this backend (docs/performance-model.md).
+void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded) {
+  if (!c.engine) return;
+  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend_of(*d.query.target), offloaded);
+  double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
+  m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
+}
+
 void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   const Record& a = *d.query.accelerator;
   const ModelSpec& model = *d.query.model;
@@ -42,6 +51,7 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   std::string prec = compute_precision(c);
   double tflops = tf.value(prec, json()).is_number() ? tf[prec].get<double>() : (tf.value("fp16", json()).is_number() ? tf["fp16"].get<double>() : 0);
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * (tp ? count : 1) / (2 * model.active_params_b * 1e9);
+  forecast(d, c, m, false);
 }
 
 constexpr double kGiB = 1073741824.0;
@@ -118,6 +128,67 @@ double kv_replication(const Candidate& c, const ModelSpec& m, int tp) {
   return static_cast<double>(tp) / m.kv_heads;
 }
 
+// A bitrate the user chooses (EXL2/EXL3 -b): the decoder layers at the largest bits per
+// weight in [min, max] (0.05 steps) that leaves the KV cache and the margin room, the head
+// at its own bits, the embeddings in RAM or at 16 bits. `room_gb` is what weights may use.
+void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, Memory& m) {
+  const json& t = f.data["bpw"]["target"];
+  double lo = t.value("min", 2.0), hi = t.value("max", 8.0), head_bits = t.value("head_bits", 16.0);
+  bool embed_ram = t.value("embeddings_in_ram", false);
+  double table = static_cast<double>(model.vocab) * model.hidden / 1e9;  // billions, one embedding table
+  double head_gb = model.tied_embeddings ? 0 : table * head_bits / 8;
+  double embed_gb = embed_ram ? 0 : table * 2;
+  double body = std::max(0.0, model.params_b - table * (model.tied_embeddings ? 1 : 2));
+  if (body <= 0) return;
+  double b = std::floor((room_gb - head_gb - embed_gb) * 8 / body * 20) / 20;
+  b = std::clamp(b, lo, hi);
+  m.weights_gb = body * b / 8 + head_gb + embed_gb;
+  m.bpw = model.params_b > 0 ? m.weights_gb * 8 / model.params_b : b;
+  m.bpw_source = fmt::format("chosen: -b {:.2f}, the largest bitrate in {:g}-{:g} that fits (head {:g} bits{})", b, lo, hi, head_bits,
+                             embed_ram ? ", embeddings in system RAM" : "");
+}
+
+// The format's name in a file name: a GGUF type's own spelling (Q4_K_M), else its id.
+std::string file_quant(const Record& f) {
+  for (const auto& a : f.strings("/aliases"))
+    if (!a.empty() && std::isupper(static_cast<unsigned char>(a[0]))) return a;
+  return f.id;
+}
+
+// Part of the model in system RAM (engine `offload`, a discrete GPU): the plan, its
+// forecast, and "offload" or "slow" (under --min-tok-s) in place of "no" or "tight".
+void offload(const Deliberation& d, const Candidate& c, Memory& m) {
+  PlacementInput in;
+  in.model = &*d.query.model;
+  in.weights_gb = m.weights_gb;
+  in.kv_gb = m.kv_gb;
+  in.bpw = m.bpw;
+  in.gpu_room_gb = m.budget_gb - m.margin_gb;
+  in.gpu_bandwidth_gbs = d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0);
+  in.context = d.query.context;
+  in.format_name = file_quant(*c.format);
+  in.engine = c.engine;
+  std::string why_not;
+  auto p = plan_placement(in, d.query.host, &why_not);
+  if (!p) {
+    if (!m.fits) m.notes.push_back(fmt::format("no offload plan: {}", why_not));
+    return;
+  }
+  m.placement = p;
+  m.fits = true;
+  m.decode_tok_s = p->decode_ceiling_tok_s;
+  m.compute_tok_s = 0;
+  forecast(d, c, m, true);
+  double expected = m.forecast_tok_s > 0 ? m.forecast_tok_s : m.decode_tok_s;
+  m.fit = expected < d.query.min_tok_s ? "slow" : "offload";
+  m.notes.push_back(fmt::format("partial offload ({}): {:.1f} GB on the GPU, {:.1f} GB in system RAM ({}); KV cache {}; `{}`",
+                                p->kind == "experts" ? fmt::format("--n-cpu-moe {}: the experts of {} of {} layers in RAM",
+                                                                   p->cpu_moe_layers, p->cpu_moe_layers, p->layers)
+                                                     : fmt::format("-ngl {}: {} of {} layers on the GPU", p->gpu_layers,
+                                                                   p->gpu_layers, p->layers),
+                                p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where, p->command));
+}
+
 Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int asked) {
   const ModelSpec& model = *d.query.model;
   Memory m;
@@ -140,9 +211,14 @@ Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& k
   m.total_gb = m.weights_gb + m.kv_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
   m.budget_gb = m.budget.for_model_gb;
+  if (c.format->data.value("bpw", json::object()).contains("target")) {  // the user picks the bitrate: the largest that fits
+    m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
+    choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb, m);
+    m.total_gb = m.weights_gb + m.kv_gb;
+  }
   if (c.engine && c.engine->data.value("memory", json::object()).value("preallocates_context", false))
     m.notes.push_back(fmt::format("{} allocates the whole context's KV cache up front", c.engine->id));
-  if (b.value <= 0) {
+  if (m.bpw <= 0) {
     m.notes.push_back(fmt::format("no bits-per-weight figure is recorded for {}: it cannot be sized", c.format->id));
     return m;
   }
@@ -156,6 +232,7 @@ Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& k
   m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
   m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";
   ceilings(d, c, m, count);
+  if (m.fit != "yes" && count == 1 && can_offload(c.engine, *d.query.accelerator)) offload(d, c, m);
   return m;
 }
 

@@ -75,8 +75,13 @@ std::string rule_doc(std::string_view id) {
   return it == docs.end() ? std::string() : it->second;
 }
 
+const Calibration& calibration_of(const Deliberation& d) {
+  if (!d.calibration) d.calibration = std::make_shared<const Calibration>(speed_rows(d.graph));
+  return *d.calibration;
+}
+
 Deliberation deliberate(const Graph& g, const Query& q) {
-  Deliberation d{g, q, {}, {}, {}, {}, {}};
+  Deliberation d{g, q, {}, {}, {}, {}, {}, {}};
   auto started = std::chrono::steady_clock::now();
   enumerate_candidates(d);
   spdlog::info("rules: {} candidate(s) (format x engine) on {}{}", d.candidates.size(), q.target ? q.target->id : "?",
@@ -105,6 +110,7 @@ Deliberation deliberate(const Graph& g, const Query& q) {
   }
   fit_hints(d);
   floor_hints(d);
+  tradeoff_notes(d);
   spdlog::info("rules: {} candidate(s) ranked, {} excluded, in {} ms", d.candidates.size(), d.excluded.size(), elapsed_ms(started));
   return d;
 }

@@ -21,7 +21,7 @@ std::string tokens(long t) { return t % 1024 == 0 ? fmt::format("{}k", t / 1024)
 // The longest context, halving from the query's down to 2k, at which `c` fits.
 long context_that_fits(const Deliberation& d, const Candidate& c) {
   Query q = d.query;
-  Deliberation at{d.graph, q, {}, {}, {}, {}, {}};
+  Deliberation at{d.graph, q, {}, {}, {}, {}, {}, {}};
   for (long t = d.query.context / 2; t >= 2048; t /= 2) {
     q.context = t;
     if (candidate_memory(at, c, c.memory->kv_dtype).fits) return t;
@@ -55,6 +55,44 @@ void floor_hints(Deliberation& d) {
                                 d.candidates[0].format->id, broken_threshold(),
                                 d.changes.empty() ? "no more GPUs (up to 8) or shorter context (down to 2k) makes room for one"
                                                   : "what would change it is listed"));
+}
+
+namespace {
+
+double speed_of(const Candidate& c) {
+  const Memory& m = *c.memory;
+  return m.forecast_tok_s > 0 ? m.forecast_tok_s : m.decode_tok_s;
+}
+
+std::string summary(const Candidate& c) {
+  const Memory& m = *c.memory;
+  std::string where = m.placement ? fmt::format("{:.1f} GB VRAM + {:.1f} GB RAM (`{}`)", m.placement->vram_gb, m.placement->ram_gb,
+                                                m.placement->command)
+                                  : fmt::format("{:.1f} GB, all on the GPU", m.total_gb);
+  return fmt::format("{} on {}: {}, ~{:.0f} tok/s{}, {}", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text,
+                     speed_of(c), m.forecast_tok_s > 0 ? "" : " (ceiling)", where);
+}
+
+}  // namespace
+
+void tradeoff_notes(Deliberation& d) {
+  const Candidate* gpu = nullptr;
+  const Candidate* ram = nullptr;
+  for (const auto& c : d.candidates) {
+    if (!c.memory || !c.memory->fits) continue;
+    if (c.memory->placement && !ram) ram = &c;
+    if (!c.memory->placement && !gpu) gpu = &c;
+  }
+  if (!gpu || !ram) return;
+  const Candidate& first = d.candidates.front();
+  d.tradeoffs.push_back("all on the GPU — " + summary(*gpu));
+  d.tradeoffs.push_back("part in system RAM — " + summary(*ram));
+  bool offload_first = &first == ram;
+  d.tradeoffs.push_back(fmt::format("objective {} picks {}: {}", d.query.objective, offload_first ? "system RAM" : "the GPU alone",
+                                    offload_first ? fmt::format("{} against {}", ram->quality.band, gpu->quality.band)
+                                                  : d.query.objective == "quality"
+                                                        ? fmt::format("{} is as good or better, and faster", gpu->format->id)
+                                                        : "faster"));
 }
 
 }  // namespace qsel

@@ -1,8 +1,8 @@
 // Measured quality cost per format (docs/quality.md). Rows are benchmark records
 // with a `quality` block; the choice among them is: the query model's own row,
-// then its family's, then any model's; within that, the best evidence grade and
-// the most direct metric (KLD, then ln PPL ratio, then accuracy recovery); the
-// mean of what is left. The conversions to the common scale and the band
+// then its family's at about its size, then any model's; within that, the best
+// evidence grade, the model nearest in size, the most direct metric (KLD, then ln
+// PPL ratio, then accuracy recovery), an imatrix quantization; the mean of what is left. The conversions to the common scale and the band
 // edges are the constants below, each derived in docs/quality.md.
 #include "qsel/rules/quality.h"
 
@@ -120,10 +120,12 @@ int imatrix_rank(const Record& b) {
   return qb.value("imatrix", false) ? 0 : 1;
 }
 
+// 0: this model; 1: its family at about its size (within a factor of three: a 70B
+// loses less than an 8B of the same family); 2: anything else.
 int match_level(const Graph& g, const Record& b, const ModelSpec* m) {
   if (!m) return 2;
   if (!m->id.empty() && b.str("model_id") == m->id) return 0;
-  return same_family(family_of_row(g, b), m->family) ? 1 : 2;
+  return same_family(family_of_row(g, b), m->family) && size_distance(g, b, m) <= 1 ? 1 : 2;
 }
 
 std::string value_text(const std::string& metric, double v) {
@@ -179,8 +181,11 @@ QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* 
     double cost;
   };
   std::vector<Row> rows;
+  // A format whose bitrate the user picks (EXL2/EXL3) is measured only by rows at about that bitrate.
+  bool chosen_bitrate = format.data.value("bpw", json::object()).contains("target");
   for (const Record* b : quality_rows(g, format.id)) {
     const json& qb = b->data["quality"];
+    if (chosen_bitrate && !(qb.contains("bpw") && bpw > 0 && std::fabs(qb["bpw"].get<double>() - bpw) <= 0.25)) continue;
     std::string metric = qb.value("metric", "");
     double v = qb.value("value", 0.0);
     rows.push_back({b, match_level(g, *b, model), grade_rank(b->str("grade")), metric_rank(metric), size_distance(g, *b, model),
@@ -194,7 +199,7 @@ QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* 
                           : fmt::format("no measurement of {}", format.id);
     return q;
   }
-  auto key = [](const Row& r) { return std::make_tuple(r.level, r.grade, r.metric, r.size, r.imatrix); };
+  auto key = [](const Row& r) { return std::make_tuple(r.level, r.grade, r.size, r.metric, r.imatrix); };
   auto best = std::min_element(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return key(a) < key(b); });
   auto best_key = key(*best);
   std::vector<Row> top;

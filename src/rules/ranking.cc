@@ -96,6 +96,7 @@ int bucket(double v, bool descending) {
 using Key = std::vector<long>;
 
 constexpr long kTightBands = 2;
+constexpr long kSlowBands = 4;
 
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
 int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
@@ -107,9 +108,10 @@ bool requantizes(const Deliberation& d, const Candidate& c) {
   return sf && !rule_util::is_baseline(*sf) && !c.shipped && !rule_util::is_baseline(*c.format);
 }
 
-// 0: the primary release; 1: the publisher's QAT release or a repack of the primary; 2: anything else.
+// 0: the primary release; 1: the publisher's QAT release or a repack of the primary; 2: anything
+// else, and a release that fits only partly in system RAM (it competes on quality and speed).
 int shipped_rank(const Deliberation& d, const Candidate& c) {
-  if (!c.shipped) return 2;
+  if (!c.shipped || (c.memory && c.memory->placement)) return 2;
   const Release* primary = d.query.model ? d.query.model->shipped() : nullptr;
   return primary && primary->format == c.format->id ? 0 : 1;
 }
@@ -119,13 +121,18 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
   bool unnamed = c.engine && !c.kernel && !rule_util::is_baseline(*c.format);
   bool tight = c.memory && c.memory->fit == "tight";
+  std::string fit = c.memory ? c.memory->fit : "yes";
   bool off_role = serving_question(d.query) && role_rank(c) > 0;
   long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
   // A tight fit (no room for more context or concurrency) counts two bands worse: it ranks below a comfortable fit
   // of equal or slightly lower quality, and above one much worse.
-  long band = quality_band_index(c.quality) + (tight ? kTightBands : 0);
+  // Part of the model in system RAM is several times slower: it costs two bands, like a
+  // tight fit (a full-GPU fit of equal or slightly lower quality leads, a much worse one
+  // gives way), and an offload plan under --min-tok-s costs four more.
+  bool offloaded = fit == "offload" || fit == "slow";
+  long band = quality_band_index(c.quality) + (tight || offloaded ? kTightBands : 0) + (fit == "slow" ? kSlowBands : 0);
   return {shipped_rank(d, c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, required, band,
-          !c.quality.measured, tight, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
+          !c.quality.measured, tight, offloaded, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
           lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
           !tensor_cores};
 }

@@ -2,11 +2,13 @@
 // exclusions, unknowns and the checks to run after deploying. Each rule is a
 // small function that reads records and adds to it; renderers only print it.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "qsel/graph/graph.h"
+#include "qsel/rules/forecast.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/query.h"
 
@@ -45,13 +47,16 @@ struct Memory {
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
   std::string kv_dtype;     // a dtype name or the KV-cache format record used
   bool fits = false;         // it loads within the engine's budget (true for "tight" too)
-  std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | no
+  std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | offload (part in system RAM) | slow (offload under --min-tok-s) | no
   double margin_gb = 0;      // the headroom "yes" keeps, summed over the parts
   int parts = 1;             // the tensor-parallel size the engine runs (the query's count, or the largest valid below it)
   std::string margin_source;
   std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
+  std::optional<Placement> placement;  // set when the model runs partly from system RAM
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
   double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
+  double forecast_tok_s = 0;  // the ceiling times the engine's measured efficiency (0: no calibration)
+  Efficiency efficiency;      // what the forecast rests on
   std::vector<std::string> notes;
 };
 
@@ -92,7 +97,12 @@ struct Deliberation {
   std::vector<std::string> unknowns;
   std::vector<std::string> notes;  // defaults and assumptions, stated
   std::vector<std::string> changes;  // what would change #1 when it is poor (more GPUs, a shorter context, offload)
+  std::vector<std::string> tradeoffs;  // the best full-GPU answer beside the best one partly in system RAM
+  mutable std::shared_ptr<const Calibration> calibration;  // fitted on first use (forecasts)
 };
+
+// The forecast calibration on the deliberation's corpus, fitted once.
+const Calibration& calibration_of(const Deliberation& d);
 
 // Runs every rule in order and ranks the candidates.
 Deliberation deliberate(const Graph& g, const Query& q);

@@ -3,7 +3,8 @@
 // metrics are published — mean KL divergence, ln(PPL ratio) and accuracy
 // recovery — and are placed on one scale (KLD-equivalent nats) through the
 // conversions docs/quality.md derives from rows that publish two of them.
-// A model's own measurement beats its family's, which beats another model's;
+// A model's own measurement beats its family's (at about its size), which beats
+// another model's, the nearest in size first;
 // where no row exists the answer says "no measurement" and the candidate is
 // placed by its bits per weight alone.
 #pragma once

@@ -7,6 +7,7 @@
 
 #include "qsel/graph/graph.h"
 #include "qsel/rules/model_spec.h"
+#include "qsel/rules/placement.h"
 
 namespace qsel {
 
@@ -27,6 +28,8 @@ struct Query {
   double memory_fraction = 0;           // --memory-fraction: replaces every engine's fraction when positive
   double headroom_gb = -1;              // --headroom GB per part; replaces every engine's margin when >= 0
   double headroom_fraction = -1;        // --headroom N%: of each part's total, when >= 0
+  Host host = default_host();           // system RAM and its bandwidth (--ram, --ram-bandwidth, --gpu auto)
+  double min_tok_s = 2;                 // --min-tok-s: offload plans forecast below it are "slow"
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;
   std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe

@@ -41,6 +41,7 @@ void apply_releases(Deliberation& d);
 void compute_memory(Deliberation& d);
 void fit_hints(Deliberation& d);    // after ranking: when nothing fits, the --count that would
 void floor_hints(Deliberation& d);  // after ranking: when #1 is broken, what would change it
+void tradeoff_notes(Deliberation& d);  // after ranking: the best full-GPU answer beside the best offload one
 void rank_candidates(Deliberation& d);
 
 }  // namespace qsel

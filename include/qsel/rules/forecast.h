@@ -1,0 +1,50 @@
+// Decode forecasts calibrated on measurements (docs/performance-model.md). The
+// ceiling is bandwidth / bytes read per token; what engines reach of it is
+// measured: every benchmark record with a `speed` block (decode, batch 1) gives
+// one ratio measured / ceiling, and the median per engine and backend is the
+// efficiency a forecast multiplies the ceiling by.
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+
+namespace qsel {
+
+// One decode measurement and the ceiling qsel computes for it.
+struct SpeedRow {
+  const Record* record = nullptr;
+  std::string engine, backend;  // engine id; platform the run used (cuda, metal, vulkan …)
+  double measured_tok_s = 0;
+  double ceiling_tok_s = 0;     // bandwidth / bytes read per token (split between GPU and RAM when offloaded)
+  bool offload = false;         // part of the model ran from system RAM
+  double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
+};
+
+// Every decode row the corpus's speed records give a ceiling for (rows without an
+// accelerator bandwidth or a model size are left out, and said so by the caller).
+std::vector<SpeedRow> speed_rows(const Graph& g);
+
+struct Efficiency {
+  double value = 0;   // median measured / ceiling
+  int rows = 0;       // measurements it rests on
+  std::string basis;  // "ENGINE on metal", "ENGINE (every backend)", "every engine"
+};
+
+// Efficiencies fitted on `rows`: per engine and backend, per engine, and overall;
+// a group needs at least three rows to stand on its own.
+class Calibration {
+ public:
+  explicit Calibration(const std::vector<SpeedRow>& rows);
+  Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
+
+ private:
+  std::map<std::string, std::vector<double>> groups_;
+};
+
+// The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
+std::string backend_of(const Record& target);
+
+}  // namespace qsel

@@ -1,0 +1,59 @@
+// Where a model's tensors live when it does not fit on the GPU: llama.cpp's
+// partial offload (-ngl N: the last N layers on the GPU, the rest and the input
+// embeddings in system RAM) and, for MoE models, experts in RAM with attention
+// and shared tensors on the GPU (--n-cpu-moe N). Each plan gives VRAM, RAM, where
+// the KV cache lives, a decode forecast (GPU-resident bytes at GPU bandwidth,
+// RAM-resident bytes at RAM bandwidth) and the command line to run.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "qsel/graph/graph.h"
+#include "qsel/rules/model_spec.h"
+
+namespace qsel {
+
+// The machine around the GPU.
+struct Host {
+  double ram_gb = 0;             // installed system RAM
+  double ram_bandwidth_gbs = 0;  // what a decode step streams from RAM at (theoretical)
+  std::string source;            // "--ram 64", "detected: /proc/meminfo", "default: …"
+  double usable_gb() const;      // what the model may take: RAM less the OS reserve
+};
+
+// The default host when the user states none (docs/placement.md: sizes and sources).
+Host default_host();
+constexpr double kOsReserveGb = 4;  // RAM kept for the OS, the engine and its host buffers
+
+struct Placement {
+  std::string kind;          // "layers" (-ngl) | "experts" (--n-cpu-moe)
+  int gpu_layers = 0;        // layers on the GPU (-ngl)
+  int cpu_moe_layers = 0;    // layers whose experts stay in RAM (--n-cpu-moe)
+  int layers = 0;
+  double vram_gb = 0, ram_gb = 0;  // what each side holds (weights + their KV)
+  double gpu_stream_gb = 0, ram_stream_gb = 0;  // bytes read per decode step from each side
+  std::string kv_where;      // "GPU for the offloaded layers, RAM for the rest"
+  std::string command;       // llama-server … with the flags
+  double decode_ceiling_tok_s = 0;  // GPU bytes at GPU bandwidth plus RAM bytes at RAM bandwidth
+};
+
+// Whether `engine` can keep part of a model in system RAM on this part (engine
+// `offload`, a discrete GPU: unified memory has nowhere else to put it).
+bool can_offload(const Record* engine, const Record& accelerator);
+
+struct PlacementInput {
+  const ModelSpec* model = nullptr;
+  double weights_gb = 0, kv_gb = 0, bpw = 0;
+  double gpu_room_gb = 0;          // what the GPU gives weights and KV (the engine budget less the margin)
+  double gpu_bandwidth_gbs = 0;
+  long context = 0;
+  std::string format_name;         // for the command line ("Q4_K_M")
+  const Record* engine = nullptr;
+};
+
+// The plan that keeps the most on the GPU while the rest fits the host's usable
+// RAM: for an MoE model the fewest expert layers in RAM, else the most layers on
+// the GPU; nothing when even the GPU-side minimum does not fit or RAM is short.
+std::optional<Placement> plan_placement(const PlacementInput& in, const Host& host, std::string* why_not);
+
+}  // namespace qsel

@@ -1,0 +1,101 @@
+// The efficiency fit behind decode forecasts (docs/performance-model.md).
+#include "qsel/rules/forecast.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/rules/placement.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+double num(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+constexpr int kMinRows = 3;
+
+}  // namespace
+
+std::string backend_of(const Record& target) { return target.str("platform"); }
+
+std::vector<SpeedRow> speed_rows(const Graph& g) {
+  std::vector<SpeedRow> out;
+  for (const Record* b : g.of_kind(Kind::Benchmark)) {
+    if (!b->data.contains("speed")) continue;
+    const json& s = b->data["speed"];
+    if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
+    const Record* a = g.find(b->str("accelerator"));
+    double bw = a ? num(a->data, "memory_bandwidth_gbs") : 0;
+    double weights = num(s, "weights_gb");
+    const Record* model = g.find(b->str("model_id"));
+    double params = num(s, "params_b") > 0 ? num(s, "params_b") : model ? num(model->data, "params_b") : 0;
+    double active = num(s, "active_params_b") > 0 ? num(s, "active_params_b")
+                    : model && num(model->data, "active_params_b") > 0 ? num(model->data, "active_params_b") : params;
+    if (bw <= 0 || weights <= 0) continue;
+    double share = params > 0 && active > 0 ? std::min(1.0, active / params) : 1;
+    double bytes = weights * share;  // the KV read of a 128-token run is noise next to the weights
+    SpeedRow r;
+    r.record = b;
+    r.engine = b->str("engine");
+    r.backend = s.value("backend", "");
+    if (r.backend.empty() && a)
+      if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
+    r.measured_tok_s = num(s, "tok_s");
+    int gpu_layers = static_cast<int>(num(s, "gpu_layers")), total = static_cast<int>(num(s, "total_layers"));
+    if (total > 0 && gpu_layers < total) {
+      double ram_bw = num(s, "ram_bandwidth_gbs") > 0 ? num(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
+      double on_gpu = bytes * gpu_layers / total;
+      r.offload = true;
+      r.ceiling_tok_s = 1 / (on_gpu / bw + (bytes - on_gpu) / ram_bw);
+    } else {
+      r.ceiling_tok_s = bw / bytes;
+    }
+    if (r.measured_tok_s > 0 && r.ceiling_tok_s > 0) out.push_back(r);
+  }
+  return out;
+}
+
+Calibration::Calibration(const std::vector<SpeedRow>& rows) {
+  for (const auto& r : rows) {
+    std::string mode = r.offload ? "|offload" : "";
+    groups_[r.engine + "|" + r.backend + mode].push_back(r.ratio());
+    groups_[r.engine + mode].push_back(r.ratio());
+    groups_[std::string("*") + mode].push_back(r.ratio());
+  }
+}
+
+Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload) const {
+  std::string mode = offload ? "|offload" : "";
+  struct Try {
+    std::string key, basis;
+  };
+  std::vector<Try> order = {{engine + "|" + backend + mode, fmt::format("{} on {}", engine, backend)},
+                            {engine + mode, fmt::format("{} (every backend)", engine)},
+                            {std::string("*") + mode, "every engine"}};
+  if (offload)  // offload runs are few: fall back to the full-GPU figures before pooling engines
+    order.insert(order.end(), {{engine + "|" + backend, fmt::format("{} on {}, full-GPU runs", engine, backend)},
+                               {engine, fmt::format("{} (every backend), full-GPU runs", engine)},
+                               {"*", "every engine, full-GPU runs"}});
+  for (const auto& t : order) {
+    auto it = groups_.find(t.key);
+    if (it != groups_.end() && static_cast<int>(it->second.size()) >= kMinRows)
+      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : "")};
+  }
+  return {};
+}
+
+
+}  // namespace qsel

@@ -1,0 +1,104 @@
+// Partial offload plans (docs/placement.md). Sizes per layer come from the
+// model's shape and the format's sized bits per weight: the input embeddings stay
+// in RAM (llama.cpp keeps token_embd on the CPU), the output head goes with the
+// GPU only when every layer does, and each layer's KV cache lives where the layer
+// does. Decode reads every GPU-resident byte at GPU bandwidth and every RAM-resident
+// byte at RAM bandwidth, one after the other: the time per token is their sum.
+#include "qsel/rules/placement.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/core/text.h"
+
+namespace qsel {
+namespace {
+
+using nlohmann::json;
+
+std::string flags_for(const PlacementInput& in, const Placement& p) {
+  std::string model = fmt::format("MODEL-{}.gguf", in.format_name.empty() ? "QUANT" : in.format_name);
+  std::string ctx = in.context > 0 ? fmt::format(" -c {}", in.context) : "";
+  if (p.kind == "experts") return fmt::format("llama-server -m {} -ngl 99 --n-cpu-moe {}{} -fa on", model, p.cpu_moe_layers, ctx);
+  return fmt::format("llama-server -m {} -ngl {}{} -fa on", model, p.gpu_layers, ctx);
+}
+
+}  // namespace
+
+double Host::usable_gb() const { return std::max(0.0, ram_gb - kOsReserveGb); }
+
+Host default_host() {
+  // 32 GB: the larger of the two most common sizes in Steam's hardware survey (16 GB
+  // and 32 GB), the size a machine people run local models on usually has; dual-channel
+  // DDR5-5600 (2 x 64 bit x 5600 MT/s = 89.6 GB/s) as on current desktops. --ram and
+  // --ram-bandwidth replace both; --gpu auto reads the installed RAM.
+  return {32, 89.6, "default: 32 GB of dual-channel DDR5-5600 (89.6 GB/s); give --ram and --ram-bandwidth for this machine's"};
+}
+
+bool can_offload(const Record* engine, const Record& a) {
+  if (!engine || !engine->data.value("offload", json::object()).value("layers", false)) return false;
+  return to_lower(a.str("memory_type")).find("unified") == std::string::npos;  // a described part is a discrete card
+}
+
+std::optional<Placement> plan_placement(const PlacementInput& in, const Host& host, std::string* why_not) {
+  const ModelSpec& m = *in.model;
+  int layers = std::max(1, m.layers);
+  double per_table = static_cast<double>(m.vocab) * m.hidden / 1e9 * in.bpw / 8;  // GB of one embedding table
+  double embed_in = per_table, head = m.tied_embeddings ? per_table : per_table;   // tied: llama.cpp keeps a copy for the head
+  double layer = std::max(0.0, (in.weights_gb - embed_in - head) / layers);
+  double kv_layer = in.kv_gb / layers;
+  double room = in.gpu_room_gb;
+  Placement p;
+  p.layers = layers;
+  bool experts_plan = m.moe() && m.active_experts > 0 && m.experts > m.active_experts && in.engine &&
+                      in.engine->data.value("offload", json::object()).value("experts", false);
+  if (experts_plan) {
+    double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);  // billions
+    double expert_layer = std::min(layer, per_expert * m.experts * in.bpw / 8 / layers);
+    double rest_layer = layer - expert_layer;
+    double active = static_cast<double>(m.active_experts) / m.experts;
+    for (int n = 1; n <= layers; ++n) {
+      double vram = layers * (rest_layer + kv_layer) + (layers - n) * expert_layer + head;
+      if (vram > room) continue;
+      p.kind = "experts";
+      p.cpu_moe_layers = n;
+      p.gpu_layers = layers;
+      p.vram_gb = vram;
+      p.ram_gb = n * expert_layer + embed_in;
+      p.gpu_stream_gb = layers * (rest_layer + kv_layer) + (layers - n) * expert_layer * active + head;
+      p.ram_stream_gb = n * expert_layer * active;
+      p.kv_where = "GPU (every layer's attention stays there)";
+      break;
+    }
+  }
+  if (p.kind.empty()) {
+    int n = static_cast<int>(std::floor(room / std::max(1e-9, layer + kv_layer)));
+    n = std::min(n, layers);
+    if (n < 1) {
+      *why_not = fmt::format("not even one of the {} layers ({:.2f} GB with its KV) fits the {:.1f} GB the GPU gives", layers,
+                             layer + kv_layer, room);
+      return std::nullopt;
+    }
+    p.kind = "layers";
+    p.gpu_layers = n;
+    p.vram_gb = n * (layer + kv_layer);
+    p.ram_gb = (layers - n) * (layer + kv_layer) + embed_in + head;
+    p.gpu_stream_gb = n * (layer + kv_layer);
+    p.ram_stream_gb = (layers - n) * (layer + kv_layer) + head;
+    p.kv_where = fmt::format("with each layer: {} on the GPU, {} in RAM", n, layers - n);
+  }
+  if (p.ram_gb > host.usable_gb()) {
+    *why_not = fmt::format("the {} left in system RAM need {:.1f} GB; {:.0f} GB of RAM leaves {:.1f} GB after {:g} GB for the OS",
+                           p.kind == "experts" ? "experts" : "layers", p.ram_gb, host.ram_gb, host.usable_gb(), kOsReserveGb);
+    return std::nullopt;
+  }
+  double t = (in.gpu_bandwidth_gbs > 0 ? p.gpu_stream_gb / in.gpu_bandwidth_gbs : 0) +
+             (host.ram_bandwidth_gbs > 0 ? p.ram_stream_gb / host.ram_bandwidth_gbs : 0);
+  p.decode_ceiling_tok_s = t > 0 ? 1 / t : 0;
+  p.command = flags_for(in, p);
+  return p;
+}
+
+}  // namespace qsel

@@ -1,0 +1,26 @@
+#include <catch2/catch.hpp>
+
+#include "qsel/detect/host_ram.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+
+TEST_CASE("host_ram: MemTotal from /proc/meminfo, in GB", "[detect][ram]") {
+  auto gb = parse_meminfo_total_gb("MemFree:  100 kB\nMemTotal:       65536000 kB\nSwapTotal: 0 kB\n");
+  REQUIRE(gb);
+  CHECK(*gb == Approx(67.108864));
+  CHECK(!parse_meminfo_total_gb(""));
+  CHECK(!parse_meminfo_total_gb("MemTotal: 12 MB\n"));                    // not kB
+  CHECK(!parse_meminfo_total_gb("MemTotal: kB\n"));                       // no number
+  CHECK(!parse_meminfo_total_gb("MemTotal: 999999999999999999999 kB\n"));  // past 64 TB
+  CHECK(!parse_meminfo_total_gb("MemTotal: 100 kB\n"));                   // under 1 GB
+  CHECK(!parse_meminfo_total_gb("XMemTotal: 65536000 kB\n"));
+}
+
+TEST_CASE("host_ram: an unreadable or hostile file is nothing, not an error", "[detect][ram]") {
+  test::TempDir d;
+  CHECK(!installed_ram_gb((d.path() / "missing").string()));
+  CHECK(!installed_ram_gb(d.path().string()));  // a directory
+  auto f = d.write("meminfo", "MemTotal: 33554432 kB\n");
+  CHECK(installed_ram_gb(f.string()).value() == Approx(34.359738368));
+}
