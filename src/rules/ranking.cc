@@ -2,17 +2,18 @@
 // with: fits, and no unconditional blocker; after sorting, the quality floor
 // moves a broken #1 aside for the best candidate outside the broken range that
 // fits. Then:
-//   quality (default) — the format the model ships in (the primary release,
-//     then a QAT release or a repack of it); mainline serving paths before
-//     experimental ones; uncontested; serving engines first where the question
+//   quality (default) — mainline serving paths before experimental ones; the
+//     format the model ships in (the primary release, then a QAT release or a
+//     repack of it); uncontested; serving engines first where the question
 //     is serving (datacenter parts, several GPUs); --portable's format (Rule 3);
 //     the measured quality band (a tight fit counts two bands worse), measured
 //     before placed-by-bits; a comfortable fit before a tight one; native before dequant before emulated; Rule 3; a
 //     serving engine; the publisher's own checkpoint; the measured cost inside
 //     the band (within 1.5x is a tie); the decode ceiling.
-//   speed — mainline; uncontested; no re-quantized release; 4 bits or more;
-//     the throughput ceiling of the regime the batch puts it in (5% buckets:
-//     the native path only breaks ties inside one); then the quality order.
+//   speed — mainline; uncontested; serving engines first where the question is
+//     serving; no re-quantized release; 4 bits or more; the forecast (or the
+//     ceiling) of the regime the batch puts it in (5% buckets: the native path
+//     only breaks ties inside one); then the quality order.
 //   memory — mainline; uncontested; the smallest total memory; then quality.
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,14 @@ std::string evidence_grade(const Graph& g, const Record& f) {
 bool has_blocker(const Candidate& c) {
   return std::any_of(c.warnings.begin(), c.warnings.end(),
                      [](const Warning& w) { return w.severity == "blocker" && w.condition.empty(); });
+}
+
+// What the speed objective ranks by: the calibrated forecast where there is one, else the ceiling.
+double speed(const Candidate& c) {
+  if (c.memory && c.memory->forecast_tok_s > 0) return c.memory->forecast_tok_s;
+  if (!c.memory) return 0;
+  double m = c.memory->decode_tok_s, k = c.memory->compute_tok_s;
+  return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
 double ceiling(const Candidate& c) {
@@ -131,7 +140,7 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
   // gives way), and an offload plan under --min-tok-s costs four more.
   bool offloaded = fit == "offload" || fit == "slow";
   long band = quality_band_index(c.quality) + (tight || offloaded ? kTightBands : 0) + (fit == "slow" ? kSlowBands : 0);
-  return {shipped_rank(d, c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, required, band,
+  return {rule_util::maturity_rank(c.maturity), shipped_rank(d, c), c.contested(), off_role, required, band,
           !c.quality.measured, tight, offloaded, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
           lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
           !tensor_cores};
@@ -140,9 +149,10 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
 Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective) {
   bool fits = !c.memory || c.memory->fits;
   Key k = {!fits, has_blocker(c)};
+  bool off_role = serving_question(d.query) && role_rank(c) > 0;
   if (objective == "speed")
-    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), requantizes(d, c), c.rank_tier, below_four_bits(c),
-                       bucket(ceiling(c), true), path_rank(c.path)});
+    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), off_role, requantizes(d, c), c.rank_tier,
+                       below_four_bits(c), bucket(speed(c), true), path_rank(c.path)});
   else if (objective == "memory")
     k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
   Key q = quality_key(d, c);
@@ -160,7 +170,7 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
 }
 
 std::string objective_statement(const Deliberation& d, const std::string& objective) {
-  std::string quality = "the format the model ships in, mainline serving path, uncontested, "
+  std::string quality = "mainline serving path, the format the model ships in, uncontested, "
                         "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), measured quality band (docs/quality.md; "
                         "bits per weight place what nothing measures; a tight fit counts two bands worse), comfortable fit before tight, native > dequant > "
                         "emulated, Rule 3, serving engine, a published checkpoint (the publisher's first), the measured cost "
@@ -168,9 +178,9 @@ std::string objective_statement(const Deliberation& d, const std::string& object
   std::string floor = fmt::format("fits, no unconditional blocker (and #1 never broken, cost >= {:g}, while something "
                                   "outside that range fits: docs/quality.md)", broken_threshold());
   if (objective == "speed")
-    return fmt::format("objective speed: {}, mainline, uncontested, no second quantization of a quantized release, Rule 3, "
-                       "4 bits or more, throughput ceiling at batch {} (5% buckets; native > dequant only inside one); "
-                       "ties by quality ({})", floor, d.query.batch, quality);
+    return fmt::format("objective speed: {}, mainline, uncontested, serving engines first on datacenter parts or several GPUs, "
+                       "no second quantization of a quantized release, Rule 3, 4 bits or more, decode forecast at batch {} "
+                       "(5% buckets; native > dequant only inside one); ties by quality ({})", floor, d.query.batch, quality);
   if (objective == "memory")
     return "objective memory: " + floor + ", mainline serving path, uncontested, Rule 3, smallest total memory (5% buckets); "
            "ties by quality (" + quality + ")";
