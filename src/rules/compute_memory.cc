@@ -163,6 +163,9 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   in.weights_gb = m.weights_gb;
   in.kv_gb = m.kv_gb;
   in.bpw = m.bpw;
+  in.embed_bpw = embedding_bpw(*c.format);
+  in.head_bpw = head_bpw(*c.format);
+  in.expert_bpw = expert_bpw(*c.format);
   in.gpu_room_gb = m.budget_gb - m.margin_gb;
   in.gpu_bandwidth_gbs = d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0);
   in.context = d.query.context;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/ggml_types.h"
 #include "qsel/core/text.h"
 
 namespace qsel {
@@ -42,11 +43,37 @@ bool can_offload(const Record* engine, const Record& a) {
   return to_lower(a.str("memory_type")).find("unified") == std::string::npos;  // a described part is a discrete card
 }
 
+double head_bpw(const Record& f) {
+  const json& mix = f.data.value("mixture", json::object());
+  for (const auto& p : mix.value("promoted", json::array()))
+    if (p.value("tensors", "").find("output") != std::string::npos || mix.value("base_tensors", "") == "experts")
+      if (const GgmlType* t = find_ggml_type(p.value("type", ""))) return t->bpw();
+  return 0;
+}
+
+double expert_bpw(const Record& f) {
+  const json& mix = f.data.value("mixture", json::object());
+  if (mix.value("base_tensors", "") != "experts") return 0;
+  return f.data.value("bpw", json::object()).value("struct", 0.0);
+}
+
+double embedding_bpw(const Record& f) {
+  const json& mix = f.data.value("mixture", json::object());
+  if (mix.value("base_tensors", "") == "experts")
+    for (const auto& p : mix.value("promoted", json::array()))
+      if (const GgmlType* t = find_ggml_type(p.value("type", ""))) return t->bpw();
+  const json& bpw = f.data.value("bpw", json::object());
+  if (bpw.value("struct", json()).is_number()) return bpw["struct"].get<double>();
+  if (f.str("scheme") == "unquantized") return 16;
+  return 0;
+}
+
 std::optional<Placement> plan_placement(const PlacementInput& in, const Host& host, std::string* why_not) {
   const ModelSpec& m = *in.model;
   int layers = std::max(1, m.layers);
-  double per_table = static_cast<double>(m.vocab) * m.hidden / 1e9 * in.bpw / 8;  // GB of one embedding table
-  double embed_in = per_table, head = m.tied_embeddings ? per_table : per_table;   // tied: llama.cpp keeps a copy for the head
+  double table = static_cast<double>(m.vocab) * m.hidden / 1e9;                  // billions, one embedding table
+  double embed_in = table * (in.embed_bpw > 0 ? in.embed_bpw : in.bpw) / 8;       // token_embd, always in RAM
+  double head = table * (in.head_bpw > 0 ? in.head_bpw : in.bpw) / 8;  // the output head (tied: llama.cpp keeps a copy for it)
   double layer = std::max(0.0, (in.weights_gb - embed_in - head) / layers);
   double kv_layer = in.kv_gb / layers;
   double room = in.gpu_room_gb;
@@ -54,28 +81,34 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
   p.layers = layers;
   bool experts_plan = m.moe() && m.active_experts > 0 && m.experts > m.active_experts && in.engine &&
                       in.engine->data.value("offload", json::object()).value("experts", false);
-  if (experts_plan) {
+  bool forced = in.force_gpu_layers >= 0 || in.force_cpu_moe >= 0;
+  if (experts_plan && (!forced || in.force_cpu_moe >= 0)) {
     double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);  // billions
-    double expert_layer = std::min(layer, per_expert * m.experts * in.bpw / 8 / layers);
+    double expert_layer = std::min(layer, per_expert * m.experts * (in.expert_bpw > 0 ? in.expert_bpw : in.bpw) / 8 / layers);
     double rest_layer = layer - expert_layer;
     double active = static_cast<double>(m.active_experts) / m.experts;
-    for (int n = 1; n <= layers; ++n) {
-      double vram = layers * (rest_layer + kv_layer) + (layers - n) * expert_layer + head;
-      if (vram > room) continue;
+    auto vram_with = [&](int n) { return layers * (rest_layer + kv_layer) + (layers - n) * expert_layer + head; };
+    int n = in.force_cpu_moe >= 0 ? std::min(in.force_cpu_moe, layers) : 1;
+    while (in.force_cpu_moe < 0 && n <= layers && vram_with(n) > room) ++n;  // the fewest expert layers in RAM that fit
+    if (n <= layers) {
       p.kind = "experts";
       p.cpu_moe_layers = n;
       p.gpu_layers = layers;
-      p.vram_gb = vram;
+      p.vram_gb = vram_with(n);
       p.ram_gb = n * expert_layer + embed_in;
       p.gpu_stream_gb = layers * (rest_layer + kv_layer) + (layers - n) * expert_layer * active + head;
       p.ram_stream_gb = n * expert_layer * active;
       p.kv_where = "GPU (every layer's attention stays there)";
-      break;
     }
   }
   if (p.kind.empty()) {
     int n = static_cast<int>(std::floor(room / std::max(1e-9, layer + kv_layer)));
     n = std::min(n, layers);
+    bool head_on_gpu = false;
+    if (in.force_gpu_layers >= 0) {  // llama.cpp counts the head as one more layer: -ngl layers+1 is everything
+      head_on_gpu = in.force_gpu_layers > layers;
+      n = std::min(in.force_gpu_layers, layers);
+    }
     if (n < 1) {
       *why_not = fmt::format("not even one of the {} layers ({:.2f} GB with its KV) fits the {:.1f} GB the GPU gives", layers,
                              layer + kv_layer, room);
@@ -83,13 +116,13 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
     }
     p.kind = "layers";
     p.gpu_layers = n;
-    p.vram_gb = n * (layer + kv_layer);
-    p.ram_gb = (layers - n) * (layer + kv_layer) + embed_in + head;
-    p.gpu_stream_gb = n * (layer + kv_layer);
-    p.ram_stream_gb = (layers - n) * (layer + kv_layer) + head;
+    p.vram_gb = n * (layer + kv_layer) + (head_on_gpu ? head : 0);
+    p.ram_gb = (layers - n) * (layer + kv_layer) + embed_in + (head_on_gpu ? 0 : head);
+    p.gpu_stream_gb = n * (layer + kv_layer) + (head_on_gpu ? head : 0);
+    p.ram_stream_gb = (layers - n) * (layer + kv_layer) + (head_on_gpu ? 0 : head);
     p.kv_where = fmt::format("with each layer: {} on the GPU, {} in RAM", n, layers - n);
   }
-  if (p.ram_gb > host.usable_gb()) {
+  if (!forced && p.ram_gb > host.usable_gb()) {
     *why_not = fmt::format("the {} left in system RAM need {:.1f} GB; {:.0f} GB of RAM leaves {:.1f} GB after {:g} GB for the OS",
                            p.kind == "experts" ? "experts" : "layers", p.ram_gb, host.ram_gb, host.usable_gb(), kOsReserveGb);
     return std::nullopt;

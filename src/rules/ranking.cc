@@ -135,11 +135,14 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
   long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
   // A tight fit (no room for more context or concurrency) counts two bands worse: it ranks below a comfortable fit
   // of equal or slightly lower quality, and above one much worse.
-  // Part of the model in system RAM is several times slower: it costs two bands, like a
-  // tight fit (a full-GPU fit of equal or slightly lower quality leads, a much worse one
-  // gives way), and an offload plan under --min-tok-s costs four more.
+  // Part of the model in system RAM is slower: layers in RAM cost two bands, like a tight
+  // fit (a full-GPU fit of equal or slightly lower quality leads, a much worse one gives
+  // way); an MoE's experts in RAM cost one (only the active experts are read from RAM, and
+  // attention stays on the GPU); an offload plan under --min-tok-s costs four more.
   bool offloaded = fit == "offload" || fit == "slow";
-  long band = quality_band_index(c.quality) + (tight || offloaded ? kTightBands : 0) + (fit == "slow" ? kSlowBands : 0);
+  bool experts = offloaded && c.memory->placement && c.memory->placement->kind == "experts";
+  long offload_bands = !offloaded ? 0 : experts ? 1 : kTightBands;
+  long band = quality_band_index(c.quality) + (tight ? kTightBands : 0) + offload_bands + (fit == "slow" ? kSlowBands : 0);
   return {rule_util::maturity_rank(c.maturity), shipped_rank(d, c), c.contested(), off_role, required, band,
           !c.quality.measured, tight, offloaded, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
           lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),

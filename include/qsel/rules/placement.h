@@ -44,12 +44,27 @@ bool can_offload(const Record* engine, const Record& accelerator);
 struct PlacementInput {
   const ModelSpec* model = nullptr;
   double weights_gb = 0, kv_gb = 0, bpw = 0;
+  double embed_bpw = 0;            // bits per weight of the input embeddings (the format's base type); 0 = bpw
+  double head_bpw = 0;             // bits per weight of the output head (a mixture promotes it: Q4_K_M's is Q6_K); 0 = bpw
+  double expert_bpw = 0;           // bits per weight of the expert tensors (an experts-only mixture's base: MXFP4); 0 = bpw
   double gpu_room_gb = 0;          // what the GPU gives weights and KV (the engine budget less the margin)
   double gpu_bandwidth_gbs = 0;
   long context = 0;
   std::string format_name;         // for the command line ("Q4_K_M")
   const Record* engine = nullptr;
+  // A split the caller fixes instead of the one that fits (tests against public logs):
+  // layers on the GPU (-ngl N, counting the head as llama.cpp does: layers + 1 is all),
+  // and layers whose experts stay in RAM (--n-cpu-moe N). -1: let the plan choose.
+  int force_gpu_layers = -1, force_cpu_moe = -1;
 };
+
+// The bits per weight of a GGUF format's base type (what token_embd is stored in): the
+// promoted type of an experts-only mixture, else the block struct; 0 when not recorded.
+double embedding_bpw(const Record& format);
+// The bits per weight a GGUF mixture gives the output head (a promoted type); 0 when it names none.
+double head_bpw(const Record& format);
+// The bits per weight of the experts in a mixture that quantizes experts alone (MXFP4_MOE); 0 otherwise.
+double expert_bpw(const Record& format);
 
 // The plan that keeps the most on the GPU while the rest fits the host's usable
 // RAM: for an MoE model the fewest expert layers in RAM, else the most layers on

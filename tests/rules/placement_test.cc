@@ -1,0 +1,135 @@
+// Placement plans against llama.cpp's own memory lines in public logs
+// (tests/fixtures/llama-memory: model buffers per device, KV buffer): with the
+// log's split (-ngl, experts on the CPU) and context, qsel's GPU weights, RAM
+// weights and KV cache stay within 5% of what llama.cpp printed. Then the plan
+// qsel chooses itself: the most layers (or the fewest expert layers in RAM)
+// that fit, and nothing when RAM is short.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/graph/graph.h"
+#include "qsel/loader/corpus_blob.h"
+#include "qsel/rules/memory.h"
+#include "qsel/rules/placement.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kMiB = 1048576.0 / 1e9;  // GB per MiB
+
+// llama.cpp's KV cache types: bytes per element (q8_0 stores 34 bytes per 32 values).
+double kv_bytes(const std::string& type) { return type == "q8_0" ? 34.0 / 32 : type == "q4_0" ? 18.0 / 32 : 2.0; }
+
+// Within 5%, or within 0.1 GB of a figure under 2 GB (an attention stack, the input embeddings).
+bool close(double qsel, double logged) {
+  return std::fabs(qsel / logged - 1) <= 0.05 || (logged < 2 && std::fabs(qsel - logged) <= 0.1);
+}
+
+}  // namespace
+
+TEST_CASE("placement: GPU and RAM weights and the KV cache match llama.cpp's memory lines within 5%", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  json index = json::parse(test::read_text(test::source_dir() + "/tests/fixtures/llama-memory/index.json"));
+  const Record* engine = g.find("llama-cpp");
+  REQUIRE(engine);
+  int checked = 0;
+  for (const auto& e : index) {
+    if (!e.value("complete", false)) continue;
+    INFO(e["file"].get<std::string>());
+    const Record* model_rec = g.find(e["model"].get<std::string>());
+    const Record* format = g.find(e["format"].get<std::string>());
+    REQUIRE(model_rec);
+    REQUIRE(format);
+    ModelSpec m = model_from_record(*model_rec);
+    Bpw b = choose_bpw(*format, m, &g);
+    PlacementInput in;
+    in.model = &m;
+    in.weights_gb = weights_gb(*format, m, b);
+    in.bpw = b.value;
+    in.embed_bpw = embedding_bpw(*format);
+    in.head_bpw = head_bpw(*format);
+    in.expert_bpw = expert_bpw(*format);
+    long n_ctx = e["n_ctx"].get<long>();
+    in.kv_gb = kv_cache_gb(m, n_ctx, 1, kv_bytes(e.value("kv_type", std::string("f16"))));
+    in.engine = engine;
+    int cpu_moe = e.value("cpu_moe_layers", 0);
+    if (cpu_moe > 0) in.force_cpu_moe = cpu_moe;
+    else in.force_gpu_layers = e["gpu_layers"].is_number() ? e["gpu_layers"].get<int>() : m.layers + 1;
+    Host host{1e6, 100, "test"};
+    std::string why;
+    auto p = plan_placement(in, host, &why);
+    REQUIRE(p);
+    double kv_logged = e["kv_mib"].get<double>() * kMiB;
+    double gpu_logged = e["gpu_model_mib"].get<double>() * kMiB, cpu_logged = e["cpu_model_mib"].get<double>() * kMiB;
+    double kv_on_gpu = p->kind == "experts" ? in.kv_gb : in.kv_gb * p->gpu_layers / m.layers;
+    double gpu_weights = p->vram_gb - kv_on_gpu;
+    double cpu_weights = p->ram_gb - (in.kv_gb - kv_on_gpu);
+    INFO("qsel: GPU " << gpu_weights << " GB, RAM " << cpu_weights << " GB, KV " << in.kv_gb << " GB; log: GPU " << gpu_logged
+                      << ", RAM " << cpu_logged << ", KV " << kv_logged);
+    if (!e.value("mla_off", false)) CHECK(close(in.kv_gb, kv_logged));
+    // A fixture whose file is not the standard type, or whose log counts differently, says why and is held to its KV only.
+    if (e.contains("weights_differ")) continue;
+    CHECK(close(gpu_weights, gpu_logged));
+    if (!e.value("host_is_whole_file", false)) CHECK(close(cpu_weights, cpu_logged));
+    ++checked;
+  }
+  CHECK(checked >= 8);
+}
+
+TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none when RAM is short", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  const Record* engine = g.find("llama-cpp");
+  ModelSpec dense = model_from_record(*g.find("llama-3.1-70b"));
+  PlacementInput in;
+  in.model = &dense;
+  in.weights_gb = 42.5;
+  in.bpw = 4.86;
+  in.embed_bpw = 4.5;
+  in.kv_gb = 2.7;
+  in.gpu_room_gb = 24.4;
+  in.gpu_bandwidth_gbs = 1008;
+  in.context = 8192;
+  in.format_name = "Q4_K_M";
+  in.engine = engine;
+  std::string why;
+  auto p = plan_placement(in, Host{64, 89.6, "t"}, &why);
+  REQUIRE(p);
+  CHECK(p->kind == "layers");
+  CHECK(p->gpu_layers > 35);
+  CHECK(p->gpu_layers < 50);
+  CHECK(p->vram_gb <= in.gpu_room_gb);
+  CHECK(p->command == "llama-server -m MODEL-Q4_K_M.gguf -ngl " + std::to_string(p->gpu_layers) + " -c 8192 -fa on");
+  CHECK(p->decode_ceiling_tok_s > 2);
+  CHECK(p->decode_ceiling_tok_s < 6);
+  // 16 GB of RAM leaves 12 for the model: not enough for the layers left over.
+  CHECK(!plan_placement(in, Host{16, 89.6, "t"}, &why));
+  CHECK(why.find("need") != std::string::npos);
+  // An MoE keeps its attention on the GPU and only the experts of the first N layers in RAM.
+  ModelSpec moe = model_from_record(*g.find("qwen3-30b-a3b"));
+  in.model = &moe;
+  in.weights_gb = 18.6;
+  in.bpw = 4.89;
+  in.kv_gb = 0.8;
+  in.gpu_room_gb = 15.0;
+  auto e = plan_placement(in, Host{32, 89.6, "t"}, &why);
+  REQUIRE(e);
+  CHECK(e->kind == "experts");
+  CHECK(e->cpu_moe_layers > 0);
+  CHECK(e->cpu_moe_layers < moe.layers);
+  CHECK(e->command.find("--n-cpu-moe " + std::to_string(e->cpu_moe_layers)) != std::string::npos);
+  CHECK(e->decode_ceiling_tok_s > p->decode_ceiling_tok_s);  // only the active experts are read from RAM
+}
+
+TEST_CASE("placement: unified memory and engines without offload get no plan", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  CHECK(can_offload(g.find("llama-cpp"), *g.find("rtx-4090")));
+  CHECK(!can_offload(g.find("llama-cpp"), *g.find("apple-m3-max")));
+  CHECK(!can_offload(g.find("llama-cpp"), *g.find("strix-halo")));
+  CHECK(!can_offload(g.find("vllm"), *g.find("rtx-4090")));
+}
