@@ -17,7 +17,13 @@ namespace {
 
 using nlohmann::json;
 
-double kv_bytes(const std::string& kv_cache) { return kv_cache == "fp8" || kv_cache == "int8" ? 1.0 : 2.0; }
+// Bytes per cached value: 8-bit floats and integers, GGML's Q8_0 blocks (34 bytes per 32), else 16-bit.
+// Takes the dtype ("q8_0", "fp8") or the KV format record Rule 6 chose ("...-q8-0", "fp8-...").
+double kv_bytes(const std::string& kv_cache) {
+  if (kv_cache.find("q8_0") != std::string::npos || kv_cache.find("q8-0") != std::string::npos) return 34.0 / 32;
+  if (kv_cache.find("fp8") != std::string::npos || kv_cache.find("int8") != std::string::npos) return 1.0;
+  return 2.0;
+}
 
 // The precision a path computes in, to read the part's dense TFLOPS.
 std::string compute_precision(const Candidate& c) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/memory.h"
+#include "qsel/rules/quality.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -88,11 +89,19 @@ void tradeoff_notes(Deliberation& d) {
   d.tradeoffs.push_back("all on the GPU — " + summary(*gpu));
   d.tradeoffs.push_back("part in system RAM — " + summary(*ram));
   bool offload_first = &first == ram;
-  d.tradeoffs.push_back(fmt::format("objective {} picks {}: {}", d.query.objective, offload_first ? "system RAM" : "the GPU alone",
-                                    offload_first ? fmt::format("{} against {}", ram->quality.band, gpu->quality.band)
-                                                  : d.query.objective == "quality"
-                                                        ? fmt::format("{} is as good or better, and faster", gpu->format->id)
-                                                        : "faster"));
+  std::string why;
+  if (offload_first)
+    why = fmt::format("{} against {}", ram->quality.band, gpu->quality.band);
+  else if (d.query.objective != "quality")
+    why = "faster";
+  else if (quality_band_index(gpu->quality) < quality_band_index(ram->quality))
+    why = fmt::format("{} is better ({} against {}) and faster", gpu->format->id, gpu->quality.band, ram->quality.band);
+  else if (quality_band_index(gpu->quality) == quality_band_index(ram->quality))
+    why = fmt::format("the same band ({}), and ~{:.0f} against ~{:.0f} tok/s", gpu->quality.band, speed_of(*gpu), speed_of(*ram));
+  else  // a better band partly in RAM loses to speed: the offload costs bands (docs/placement.md, Ranking)
+    why = fmt::format("{} at ~{:.0f} tok/s against {} at ~{:.0f} tok/s: a plan partly in system RAM counts bands worse "
+                      "(docs/placement.md)", gpu->quality.band, speed_of(*gpu), ram->quality.band, speed_of(*ram));
+  d.tradeoffs.push_back(fmt::format("objective {} picks {}: {}", d.query.objective, offload_first ? "system RAM" : "the GPU alone", why));
 }
 
 }  // namespace qsel

@@ -29,6 +29,9 @@ constexpr double kKldPerLnPpl = 1.0;
 // average in the same-protocol study the corpus cites).
 constexpr double kKldPerPointLost = 0.04;
 constexpr double kRecoveryNoisePoints = 0.35;
+// Costs within this factor are a tie inside a band: two rows of one published table
+// (Q4_K_M against Q4_K_S, 1.3x apart on Llama 2 70B) separate, noise-level gaps do not.
+constexpr double kTieFactor = 1.2;
 // A measured cost is never the reference's zero: "no loss measured" still ranks
 // below the unquantized model itself.
 constexpr double kMeasuredFloor = 1e-4;
@@ -162,7 +165,7 @@ long quality_band_index(const QualityCost& q) {
 
 long quality_bucket(const QualityCost& q) {
   if (q.reference || q.cost <= 1e-5) return std::numeric_limits<int>::min();
-  return static_cast<long>(std::floor(std::log(q.cost) / std::log(1.5)));
+  return static_cast<long>(std::floor(std::log(q.cost) / std::log(kTieFactor)));
 }
 
 std::vector<const Record*> quality_rows(const Graph& g, const std::string& format_id) {
@@ -209,10 +212,14 @@ QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* 
                           : fmt::format("no measurement of {}", format.id);
     return q;
   }
-  // The same family at the same size (Llama 3 8B for Llama 3.1 8B) is as good a witness as the
-  // model itself: there the better metric decides (a KLD over an accuracy average, noisy by a third of a point).
+  // The model itself, or its family at the same size (Llama 3 8B for Llama 3.1 8B), first, by
+  // grade. Past those a logit metric (KLD, PPL ratio) comes before the nearer model: a KLD on
+  // another family separates 4-bit from 6-bit, an accuracy average on a sibling does not (its
+  // noise is a third of a point, and 99.6% recovered reads as lossless). Then the nearer size.
   auto key = [](const Row& r) {
-    return std::make_tuple(r.level == 1 && r.size == 0 ? 0 : r.level, r.grade, r.size, r.metric, r.imatrix);
+    bool own = r.level == 0 || (r.level == 1 && r.size == 0);
+    return own ? std::make_tuple(0, 0, r.grade, r.size, r.metric, r.imatrix)
+               : std::make_tuple(1, r.metric == 2 ? 1 : 0, r.level, r.grade, r.size * 4 + r.metric, r.imatrix);
   };
   auto best = std::min_element(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return key(a) < key(b); });
   auto best_key = key(*best);
@@ -248,6 +255,18 @@ QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* 
                             qb.value("imatrix", false) ? ", imatrix" : "",
                             top.size() > 1 ? fmt::format(", mean of {} rows", top.size()) : "", q.band, q.benchmark);
   return q;
+}
+
+void add_kv_cache_cost(const Graph& g, const Record& kv_format, QualityCost& q) {
+  QualityCost kv = quality_cost(g, kv_format, nullptr, 0);
+  if (!kv.measured) return;
+  q.cost = (q.reference ? 0 : q.cost) + kv.cost;
+  q.statement = fmt::format("{}; with the {} cache: + {} [{}]", q.reference ? "the unquantized weights" : q.statement,
+                            kv_format.id, value_text(kv.metric, kv.value), kv.benchmark);
+  q.short_text = q.reference ? fmt::format("{} (KV cache)", value_text(kv.metric, kv.value)) : q.short_text + " + KV8";
+  q.measured = q.measured || q.reference;
+  q.reference = false;
+  q.band = quality_band(q.cost);
 }
 
 }  // namespace qsel

@@ -3,17 +3,21 @@
 // moves a broken #1 aside for the best candidate outside the broken range that
 // fits. Then:
 //   quality (default) — mainline serving paths before experimental ones; the
-//     format the model ships in (the primary release, then a QAT release or a
-//     repack of it); uncontested; serving engines first where the question
-//     is serving (datacenter parts, several GPUs); --portable's format (Rule 3);
-//     the measured quality band (a tight fit counts two bands worse), measured
-//     before placed-by-bits; a comfortable fit before a tight one; native before dequant before emulated; Rule 3; a
-//     serving engine; the publisher's own checkpoint; the measured cost inside
-//     the band (within 1.5x is a tie); the decode ceiling.
+//     format the model ships in (the primary release or a repack of it, then a
+//     QAT release); uncontested; serving engines first where the question is
+//     serving (datacenter parts, several GPUs); --portable's format (Rule 3);
+//     the quality band of the measured cost plus the price of how it fits (a
+//     tight fit, part of the model in system RAM); the release before a second
+//     quantization; measured before placed-by-bits; that cost inside the band
+//     (within 1.2x is a tie); comfortable before tight, on the GPU before
+//     offload, no KV quantization before an 8-bit cache; native before dequant
+//     before emulated; Rule 3; a serving engine; the publisher's own checkpoint;
+//     the decode ceiling.
 //   speed — mainline; uncontested; serving engines first where the question is
 //     serving; no re-quantized release; 4 bits or more; the forecast (or the
-//     ceiling) of the regime the batch puts it in (5% buckets: the native path
-//     only breaks ties inside one); then the quality order.
+//     ceiling) of the regime the batch puts it in, in 5% steps below the
+//     fastest of its group (the native path only breaks ties inside one); then
+//     the quality order.
 //   memory — mainline; uncontested; the smallest total memory; then quality.
 #include <algorithm>
 #include <cmath>
@@ -22,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/rules/fit_price.h"
 #include "qsel/rules/rules.h"
 #include "rule_support.h"
 
@@ -52,12 +57,7 @@ bool has_blocker(const Candidate& c) {
 }
 
 // What the speed objective ranks by: the calibrated forecast where there is one, else the ceiling.
-double speed(const Candidate& c) {
-  if (c.memory && c.memory->forecast_tok_s > 0) return c.memory->forecast_tok_s;
-  if (!c.memory) return 0;
-  double m = c.memory->decode_tok_s, k = c.memory->compute_tok_s;
-  return k > 0 && m > 0 ? std::min(m, k) : m;
-}
+double speed(const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0; }
 
 double ceiling(const Candidate& c) {
   if (!c.memory) return 0;
@@ -104,8 +104,16 @@ int bucket(double v, bool descending) {
 
 using Key = std::vector<long>;
 
-constexpr long kTightBands = 2;
+// An offload plan forecast under --min-tok-s (`slow`) counts four bands more.
 constexpr long kSlowBands = 4;
+
+// An 8-bit KV cache Rule 6 chose is a capacity measure: inside a band, an answer that
+// does not need it ranks first (Q8_0 weights before 16-bit weights with a Q8_0 cache).
+bool kv_quantized(const Deliberation& d, const Candidate& c) {
+  if (!c.memory || d.query.kv_cache != "auto") return false;
+  const Record* kv = d.graph.find(c.memory->kv_dtype);
+  return kv && kv->str("regime") == "kv-cache";
+}
 
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
 int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
@@ -117,15 +125,19 @@ bool requantizes(const Deliberation& d, const Candidate& c) {
   return sf && !rule_util::is_baseline(*sf) && !c.shipped && !rule_util::is_baseline(*c.format);
 }
 
-// 0: the primary release; 1: the publisher's QAT release or a repack of the primary; 2: anything
+// 0: the primary release or a repack of it; 1: the publisher's QAT release; 2: anything
 // else, and a release that fits only partly in system RAM (it competes on quality and speed).
 int shipped_rank(const Deliberation& d, const Candidate& c) {
   if (!c.shipped || (c.memory && c.memory->placement)) return 2;
   const Release* primary = d.query.model ? d.query.model->shipped() : nullptr;
-  return primary && primary->format == c.format->id ? 0 : 1;
+  if (primary && primary->format == c.format->id) return 0;
+  // A repack holds the primary's own values in another container (gpt-oss's MXFP4 as GGUF): the same release.
+  for (const Release& r : d.query.model->releases)
+    if (r.format == c.format->id && r.repack) return 0;
+  return 1;
 }
 
-Key quality_key(const Deliberation& d, const Candidate& c) {
+Key quality_key(const Deliberation& d, const Candidate& c, double reference_tok_s) {
   bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
   bool unnamed = c.engine && !c.kernel && !rule_util::is_baseline(*c.format);
@@ -133,32 +145,56 @@ Key quality_key(const Deliberation& d, const Candidate& c) {
   std::string fit = c.memory ? c.memory->fit : "yes";
   bool off_role = serving_question(d.query) && role_rank(c) > 0;
   long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
-  // A tight fit (no room for more context or concurrency) counts two bands worse: it ranks below a comfortable fit
-  // of equal or slightly lower quality, and above one much worse.
-  // Part of the model in system RAM is slower: layers in RAM cost two bands, like a tight
-  // fit (a full-GPU fit of equal or slightly lower quality leads, a much worse one gives
-  // way); an MoE's experts in RAM cost one (only the active experts are read from RAM, and
-  // attention stays on the GPU); an offload plan under --min-tok-s costs four more.
+  // A tight fit and a plan partly in system RAM add their price (fit_price.h) to
+  // the measured cost before the band is read: a tight fit ranks below a comfortable fit of
+  // equal or slightly lower quality and above one much worse. An offload plan under
+  // --min-tok-s costs four bands more.
   bool offloaded = fit == "offload" || fit == "slow";
-  bool experts = offloaded && c.memory->placement && c.memory->placement->kind == "experts";
-  long offload_bands = !offloaded ? 0 : experts ? 1 : kTightBands;
-  long band = quality_band_index(c.quality) + (tight ? kTightBands : 0) + offload_bands + (fit == "slow" ? kSlowBands : 0);
+  QualityCost q = priced_quality(c, reference_tok_s);  // what ranks: the measured cost plus the price of the fit
+  long band = quality_band_index(q) + (fit == "slow" ? kSlowBands : 0);
+  // Inside a band, a second quantization of a model that ships quantized comes after the release.
   return {rule_util::maturity_rank(c.maturity), shipped_rank(d, c), c.contested(), off_role, required, band,
-          !c.quality.measured, tight, offloaded, path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c), quality_bucket(c.quality),
+          requantizes(d, c), !c.quality.measured, quality_bucket(q), tight, offloaded, kv_quantized(d, c), path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c),
           lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
           !tensor_cores};
 }
 
-Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective) {
+// What the speed objective compares before speed itself.
+Key speed_prefix(const Deliberation& d, const Candidate& c) {
+  bool fits = !c.memory || c.memory->fits;
+  bool off_role = serving_question(d.query) && role_rank(c) > 0;
+  return {!fits, has_blocker(c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, requantizes(d, c), c.rank_tier,
+          below_four_bits(c)};
+}
+
+// Speed as steps of 5% below the fastest candidate of its group (equal speed_prefix):
+// everything within 5% of that one is a tie, which native before dequant then decides.
+long speed_step(const Candidate& c, double fastest) {
+  double v = speed(c);
+  if (v <= 0 || fastest <= 0) return std::numeric_limits<int>::max();
+  return static_cast<long>(std::floor(std::log(fastest / v) / std::log(1.05)));
+}
+
+std::map<Key, double> fastest_by_group(const Deliberation& d) {
+  std::map<Key, double> out;
+  for (const auto& c : d.candidates) {
+    double& best = out[speed_prefix(d, c)];
+    best = std::max(best, speed(c));
+  }
+  return out;
+}
+
+Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective, double reference_tok_s,
+                  const std::map<Key, double>& fastest) {
   bool fits = !c.memory || c.memory->fits;
   Key k = {!fits, has_blocker(c)};
-  bool off_role = serving_question(d.query) && role_rank(c) > 0;
-  if (objective == "speed")
-    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), off_role, requantizes(d, c), c.rank_tier,
-                       below_four_bits(c), bucket(speed(c), true), path_rank(c.path)});
-  else if (objective == "memory")
+  if (objective == "speed") {
+    k = speed_prefix(d, c);
+    k.insert(k.end(), {speed_step(c, fastest.at(k)), path_rank(c.path)});
+  } else if (objective == "memory") {
     k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
-  Key q = quality_key(d, c);
+  }
+  Key q = quality_key(d, c, reference_tok_s);
   k.insert(k.end(), q.begin(), q.end());
   return k;
 }
@@ -174,16 +210,18 @@ std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
 
 std::string objective_statement(const Deliberation& d, const std::string& objective) {
   std::string quality = "mainline serving path, the format the model ships in, uncontested, "
-                        "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), measured quality band (docs/quality.md; "
-                        "bits per weight place what nothing measures; a tight fit counts two bands worse), comfortable fit before tight, native > dequant > "
-                        "emulated, Rule 3, serving engine, a published checkpoint (the publisher's first), the measured cost "
-                        "inside the band (within 1.5x is a tie), decode ceiling (5% buckets), evidence grade";
+                        "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), quality band of the "
+                        "measured cost plus the price of a tight fit or of part in system RAM (docs/quality.md; bits per weight "
+                        "place what nothing measures), the release before a second quantization, measured before placed, the cost "
+                        "inside the band (within 1.2x is a tie), comfortable before tight, on the GPU before offload, no KV "
+                        "quantization before an 8-bit cache, native > dequant > emulated, Rule 3, serving engine, a published "
+                        "checkpoint (the publisher's first), decode ceiling (5% buckets), evidence grade";
   std::string floor = fmt::format("fits, no unconditional blocker (and #1 never broken, cost >= {:g}, while something "
                                   "outside that range fits: docs/quality.md)", broken_threshold());
   if (objective == "speed")
     return fmt::format("objective speed: {}, mainline, uncontested, serving engines first on datacenter parts or several GPUs, "
                        "no second quantization of a quantized release, Rule 3, 4 bits or more, decode forecast at batch {} "
-                       "(5% buckets; native > dequant only inside one); ties by quality ({})", floor, d.query.batch, quality);
+                       "(steps of 5% below the fastest of its group; native > dequant only inside one); ties by quality ({})", floor, d.query.batch, quality);
   if (objective == "memory")
     return "objective memory: " + floor + ", mainline serving path, uncontested, Rule 3, smallest total memory (5% buckets); "
            "ties by quality (" + quality + ")";
@@ -235,6 +273,9 @@ void rank_candidates(Deliberation& d) {
       c.quality.band = "reference";
       c.quality.short_text = "as released";
     }
+    if (c.memory && !c.memory->kv_dtype.empty())
+      if (const Record* kv = d.graph.find(c.memory->kv_dtype); kv && kv->str("regime") == "kv-cache")
+        add_kv_cache_cost(d.graph, *kv, c.quality);
     if (c.quality.benchmark.size()) rule_util::add_unique(c.evidence, c.quality.benchmark);
     if (!below_four_bits(c)) continue;
     auto facts = cost_facts(d.graph, c.format->str("regime"));
@@ -244,12 +285,21 @@ void rank_candidates(Deliberation& d) {
   }
   const std::string& objective = d.query.objective;
   d.notes.push_back("ranking — " + objective_statement(d, objective));
-  std::stable_sort(d.candidates.begin(), d.candidates.end(), [&](const Candidate& a, const Candidate& b) {
-    auto ka = objective_key(d, a, objective), kb = objective_key(d, b, objective);
-    if (ka != kb) return ka < kb;
-    return std::make_pair(a.format->id, a.engine ? a.engine->id : std::string()) <
-           std::make_pair(b.format->id, b.engine ? b.engine->id : std::string());
+  double reference = gpu_reference_tok_s(d.candidates);
+  auto fastest = fastest_by_group(d);
+  std::vector<std::pair<Key, Candidate>> keyed;  // each key computed once
+  keyed.reserve(d.candidates.size());
+  for (auto& c : d.candidates) {
+    Key k = objective_key(d, c, objective, reference, fastest);
+    keyed.emplace_back(std::move(k), std::move(c));
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return std::make_pair(a.second.format->id, a.second.engine ? a.second.engine->id : std::string()) <
+           std::make_pair(b.second.format->id, b.second.engine ? b.second.engine->id : std::string());
   });
+  d.candidates.clear();
+  for (auto& kc : keyed) d.candidates.push_back(std::move(kc.second));
   apply_floor(d);
   regime_note(d);
 }

@@ -1,7 +1,8 @@
-// Rule 6 — 8-bit KV cache: widely deployed, unmeasured. When the 16-bit cache
-// does not fit, offer an 8-bit KV format the engine serves, as a capacity
-// measure with an unquantified accuracy delta — never with sliding-window
-// attention plus speculative decoding.
+// Rule 6 — 8-bit KV cache: widely deployed, mostly unmeasured. When the 16-bit
+// cache does not fit on the GPU, or fits only by moving part of the model to
+// system RAM, offer an 8-bit KV format the engine serves, as a capacity measure
+// with its measured accuracy delta where a record has one — never with
+// sliding-window attention plus speculative decoding.
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
@@ -14,7 +15,13 @@ namespace {
 
 using nlohmann::json;
 
-bool kv8(const Record& f) { return f.str("regime") == "kv-cache" && f.data.value("kv_bits", 0.0) == 8; }
+bool kv8(const Record& f) {
+  double bits = f.data.value("kv_bits", 0.0);
+  return f.str("regime") == "kv-cache" && bits >= 8 && bits < 9;
+}
+
+// The cache dtype the sizing uses for a KV format: GGML's block type where it names one.
+std::string cache_dtype(const Record& f) { return f.str("ggml_type").empty() ? "fp8" : to_lower(f.str("ggml_type")); }
 
 // The engine's 8-bit KV formats, preferring the dtype the user named.
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
@@ -49,12 +56,28 @@ std::string unmeasured(const Record& f) {
   return fmt::format("8-bit KV cache ({}) halves the cache at an accuracy delta no controlled benchmark has measured", f.id);
 }
 
+// The warning for an 8-bit cache: its measured cost where a benchmark record gives one.
+Warning kv_warning(const Graph& g, const Record& f) {
+  for (const auto& id : f.strings("/quality_delta")) {
+    const Record* b = g.find(id);
+    if (!b || !b->data.contains("quality")) continue;
+    const json& q = b->data["quality"];
+    return {"rule-6", "minor",
+            fmt::format("8-bit KV cache ({}) about halves the cache; measured {} {:.2g} against the 16-bit cache [{}]", f.id,
+                        q.value("metric", ""), q.value("value", 0.0), id),
+            true, ""};
+  }
+  return {"rule-6", "major", unmeasured(f), true, ""};
+}
+
 void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
-  if (!c.memory || c.memory->fits) return;
-  Memory kv8m = candidate_memory(d, c, "fp8");
-  if (!kv8m.fits) return;
+  bool offloaded = c.memory && c.memory->placement;
+  if (!c.memory || (c.memory->fits && !offloaded)) return;
   const Record* f = kv_format(d.graph, c, "");
   if (!f) return;
+  Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
+  // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one.
+  if (!kv8m.fits || (offloaded && kv8m.placement)) return;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
     c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
@@ -63,8 +86,11 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   }
   kv8m.kv_dtype = f->id;
   c.memory = kv8m;
-  c.why.push_back(fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} does, as a capacity measure", f->id));
-  c.warnings.push_back({"rule-6", "major", unmeasured(*f), true, ""});
+  c.why.push_back(offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
+                                          "with {} ({}) it all stays on the GPU", f->id, f->str("name"))
+                            : fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} ({}) does, as a capacity measure",
+                                          f->id, f->str("name")));
+  c.warnings.push_back(kv_warning(d.graph, *f));
   rule_util::add_unique(c.evidence, f->id);
 }
 
@@ -75,7 +101,7 @@ void explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& 
     c.warnings.push_back({"rule-6", "blocker", fmt::format("8-bit KV with sliding-window attention and speculative decoding "
                                                            "silently corrupts output [{}]", fmt::join(forbid, ", ")), true, ""});
   if (f) {
-    c.warnings.push_back({"rule-6", "major", unmeasured(*f), true, ""});
+    c.warnings.push_back(kv_warning(d.graph, *f));
     rule_util::add_unique(c.evidence, f->id);
   } else if (c.engine) {
     c.warnings.push_back({"rule-6", "major", fmt::format("{} serves no {} KV-cache format in the records", c.engine->id,

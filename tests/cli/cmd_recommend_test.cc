@@ -320,3 +320,32 @@ TEST_CASE("recommend e2e: the Rule 5 lever stays inside the GGUF range; nothing 
   CHECK(r.code == 1);
   CHECK(r.out.find("--count 32") != std::string::npos);
 }
+
+TEST_CASE("recommend e2e: llama.cpp's Q8_0 KV cache before moving layers to system RAM", "[e2e][recommend][memory]") {
+  // Qwen3-32B at 32K on a 24 GB card: with a 16-bit cache Q4_K_M would go partly to RAM; with -ctk/-ctv q8_0 it
+  // all stays on the GPU, and the cache's measured cost is added to the weights'.
+  json r = recommend({"--gpu", "rtx-3090", "--model", "qwen3-32b", "--engine", "llama-cpp", "--context", "32k"});
+  const json& top = r["candidates"][0];
+  CHECK(top["format"] == "gguf-q4-k-m");
+  CHECK(top["fit"] == "yes");
+  CHECK(top["kv_dtype"] == "gguf-kv-q8-0");
+  CHECK(top["quality"]["statement"].get<std::string>().find("with the gguf-kv-q8-0 cache: + KLD 0.00098") != std::string::npos);
+  // Without the cache option (16-bit asked for), the same file is an offload plan.
+  json f16 = recommend({"--gpu", "rtx-3090", "--model", "qwen3-32b", "--engine", "llama-cpp", "--context", "32k", "--kv-cache", "fp16"});
+  const json* q4 = candidate(f16, "gguf-q4-k-m", "llama-cpp");
+  REQUIRE(q4);
+  CHECK((*q4)["fit"] == "offload");
+}
+
+TEST_CASE("recommend e2e: an offload plan pays for the speed it gives up", "[e2e][recommend][memory]") {
+  // A 24B on a 16 GB card: Q4_K_M on the GPU (~44 tok/s) before Q6_K with a fifth in RAM (~10 tok/s).
+  json r = recommend({"--gpu", "rtx-5080", "--model", "mistral-small-3.2-24b", "--engine", "llama-cpp"});
+  CHECK(r["candidates"][0]["fit"] == "yes");
+  // A 70B on a 24 GB card with 64 GB of RAM: a 4-bit plan partly in RAM, never Q2_K nor a 2-bit file on the GPU.
+  json big = recommend({"--gpu", "rtx-4090", "--ram", "64", "--model-size", "70b", "--engine", "llama-cpp"});
+  const json& top = big["candidates"][0];
+  CHECK(top["fit"] == "offload");
+  CHECK(top["placement"]["kind"] == "layers");
+  CHECK(top["format"].get<std::string>().find("q4") != std::string::npos);
+  CHECK(!big["tradeoffs"].empty());
+}

@@ -37,11 +37,16 @@ struct QualityCost {
 // bits per weight (used only when nothing is measured).
 QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* model, double bpw);
 
+// A quantized KV cache adds its own measured cost (`kv_format`'s benchmark rows, at
+// any model): the candidate is no longer the reference, and the statement says so.
+// Nothing changes where the cache's cost is unmeasured (Rule 6 warns instead).
+void add_kv_cache_cost(const Graph& g, const Record& kv_format, QualityCost& q);
+
 // The band a common-scale cost falls in, and the threshold of "broken".
 std::string quality_band(double cost);
 double broken_threshold();
 // Ranking reads the band first (0 = reference … 6 = broken), then, after the
-// serving path, buckets of the value: costs within a factor of 1.5 are a tie.
+// serving path, buckets of the value: costs within a factor of 1.2 are a tie.
 long quality_band_index(const QualityCost& q);
 long quality_bucket(const QualityCost& q);
 
