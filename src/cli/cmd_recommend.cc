@@ -146,9 +146,9 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
     q.host = h;
   }
   if (a.ram_gb == 0 && to_lower(a.gpu) == "auto")
-    if (auto ram = installed_ram_gb()) {
-      q.host.ram_gb = *ram;
-      q.host.source = fmt::format("{:.0f} GB of RAM (detected: /proc/meminfo) at {:g} GB/s ({})", *ram, q.host.ram_bandwidth_gbs,
+    if (auto ram = detect_installed_ram()) {
+      q.host.ram_gb = ram->gb;
+      q.host.source = fmt::format("{:.0f} GB of RAM (detected: {}) at {:g} GB/s ({})", ram->gb, ram->source, q.host.ram_bandwidth_gbs,
                                   a.ram_bandwidth != 0 ? "--ram-bandwidth" : "default: dual-channel DDR5-5600");
     }
   if (!(a.min_tok_s >= 0 && a.min_tok_s <= 10000))

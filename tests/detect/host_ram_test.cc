@@ -24,3 +24,13 @@ TEST_CASE("host_ram: an unreadable or hostile file is nothing, not an error", "[
   auto f = d.write("meminfo", "MemTotal: 33554432 kB\n");
   CHECK(installed_ram_gb(f.string()).value() == Approx(34.359738368));
 }
+
+TEST_CASE("host_ram: hw.memsize from sysctl (macOS), in GB", "[detect][ram]") {
+  CHECK(parse_sysctl_memsize_gb("68719476736\n").value() == Approx(68.719476736));
+  CHECK(parse_sysctl_memsize_gb("hw.memsize: 17179869184\n").value() == Approx(17.179869184));
+  CHECK(!parse_sysctl_memsize_gb(""));
+  CHECK(!parse_sysctl_memsize_gb("hw.memsize: \n"));
+  CHECK(!parse_sysctl_memsize_gb("hw.memsize: 12x\n"));                    // not a number
+  CHECK(!parse_sysctl_memsize_gb("999\n"));                                // under 1 GB
+  CHECK(!parse_sysctl_memsize_gb("99999999999999999999999999999999\n"));   // past 64 TB (and past 18 digits)
+}
