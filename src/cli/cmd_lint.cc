@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/core/citation.h"
 #include "qsel/core/text_file.h"
 #include "qsel/core/version.h"
 #include "qsel/lint/config.h"
@@ -25,6 +26,7 @@ namespace fs = std::filesystem;
 struct LintArgs {
   std::vector<std::string> paths, select, ignore;
   std::string config, baseline, write_baseline, output_file;
+  std::string stale_after;
   bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false;
 };
 
@@ -43,6 +45,8 @@ LintSettings settings_for(const LintArgs& a, const std::vector<std::string>& pat
   if (!a.select.empty()) s.select = parse_rule_list(a.select);
   for (const auto& code : parse_rule_list(a.ignore)) s.ignore.push_back(code);
   s.strict = s.strict || a.strict;
+  if (!a.stale_after.empty()) s.check_options.stale_after_months = parse_stale_after(a.stale_after);
+  s.check_options.today = today_days();
   return s;
 }
 
@@ -129,6 +133,8 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_option("--ignore", a->ignore, "Skip these rules: codes or names, comma-separated, repeatable")
       ->allow_extra_args(false);
   sub.add_flag("--strict", a->strict, "Warnings fail too (exit 1)");
+  sub.add_option("--stale-after", a->stale_after,
+                 "List engine facts read at commits older than this (12, 12m, 1y, 400d) as QS038 warnings; off by default");
   sub.add_option("--config", a->config, "Config file (default: the nearest .qsel.yaml at or above the first path)");
   sub.add_option("--baseline", a->baseline, "Report only findings not recorded in this baseline file");
   sub.add_option("--write-baseline", a->write_baseline, "Record the current findings in this baseline file and exit 0");

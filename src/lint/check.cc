@@ -25,11 +25,11 @@ Finding& CheckContext::report(const Record& record, const std::string& pointer, 
   return out_.back();
 }
 
-Findings check_record(const Record& record) {
+Findings check_record(const Record& record, const CheckOptions& options) {
   Findings out;
   for (const Check& c : checks()) {
     if (!c.each) continue;
-    CheckContext ctx(*c.info, out);
+    CheckContext ctx(*c.info, out, options);
     c.each(ctx, record);
   }
   return out;

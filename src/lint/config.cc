@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kKeys = {"select", "ignore", "strict", "baseline", "per-file-ignores"};
+const std::vector<std::string> kKeys = {"select", "ignore", "strict", "baseline", "per-file-ignores", "stale-after"};
 
 // Reads one config document; every error names the file, line and column.
 class ConfigReader {
@@ -57,6 +57,13 @@ class ConfigReader {
     } else if (k == "strict") {
       if (!v.is_boolean()) fail(ptr, "expected true or false");
       s.strict = v.get<bool>();
+    } else if (k == "stale-after") {
+      if (!v.is_string() && !v.is_number_integer()) fail(ptr, "expected a number of months (12) or a duration (12m, 1y, 400d)");
+      try {
+        s.check_options.stale_after_months = parse_stale_after(v.is_string() ? v.get<std::string>() : std::to_string(v.get<long long>()));
+      } catch (const LintInputError& e) {
+        fail(ptr, e.what());
+      }
     } else if (k == "baseline") {
       if (!v.is_string()) fail(ptr, "expected a file path (relative to the config file)");
       s.baseline = (s.base_dir / v.get<std::string>()).lexically_normal().generic_string();
@@ -72,7 +79,7 @@ class ConfigReader {
 
   LintSettings read(const fs::path& dir) const {
     if (!doc_.ok()) throw LintInputError(located(doc_.problems.front()));
-    if (!doc_.value.is_object()) fail("", "expected a mapping of settings (select, ignore, strict, baseline, per-file-ignores)");
+    if (!doc_.value.is_object()) fail("", "expected a mapping of settings (select, ignore, strict, baseline, per-file-ignores, stale-after)");
     LintSettings s;
     s.base_dir = dir;
     for (const auto& [k, _] : doc_.value.items()) {

@@ -78,7 +78,7 @@ std::size_t LintReport::warnings() const { return findings.size() - errors(); }
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
                      bool last, bool prune) {
   auto start = std::chrono::steady_clock::now();
-  RecordPass pass(prune);
+  RecordPass pass(prune, settings.check_options);
   Workspace ws = load_workspace(paths, schemas, [&pass](Record& r) { pass(r); });
   spdlog::debug("lint: loaded, validated and checked {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;

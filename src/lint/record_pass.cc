@@ -8,12 +8,12 @@
 
 namespace qsel {
 
-RecordPass::RecordPass(bool prune) : prune_(prune) {
+RecordPass::RecordPass(bool prune, CheckOptions options) : prune_(prune), options_(options) {
   for (const KindInfo& k : all_kinds()) kept_by_kind_.push_back(kept_paths_for(k.kind, corpus_reads()));
 }
 
 void RecordPass::operator()(Record& record) {
-  Findings found = check_record(record);
+  Findings found = check_record(record, options_);
   if (!found.empty()) {
     std::lock_guard lock(mutex_);
     found_.insert(found_.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));

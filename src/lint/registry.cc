@@ -17,6 +17,8 @@ const std::vector<Check>& checks() {
       unreachable_kernel_selection(), selector_matches_nothing(), census_mismatch(),
       baseline_mismatch(),          reviewed_without_url(),       unknown_ggml_type(),
       severity_exceeds_evidence(),  malformed_log_pattern(),      name_collision(),
+      missing_native_part(),        unpinned_code_citation(),     quote_commit_conflict(),
+      fp64_rate_mismatch(),         contested_outranks_record(),  stale_engine_fact(),
   };
   return table;
 }

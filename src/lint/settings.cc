@@ -1,11 +1,13 @@
 #include "qsel/lint/settings.h"
 
 #include <algorithm>
+#include <charconv>
 #include <fnmatch.h>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "qsel/core/text.h"
 #include "qsel/lint/baseline.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/registry.h"
@@ -42,6 +44,24 @@ std::vector<std::string> parse_rule_list(const std::vector<std::string>& items) 
     }
   }
   return codes;
+}
+
+int parse_stale_after(const std::string& text) {
+  std::string digits = text;
+  char unit = 'm';
+  if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'y' || digits.back() == 'd')) {
+    unit = digits.back();
+    digits.pop_back();
+  }
+  long long n = -1;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n <= 0 || n > 100000)
+    throw LintInputError(fmt::format("--stale-after: expected a number of months (12, 12m), years (1y) or days (400d): \"{}\"",
+                                     printable(text)));
+  long long months = unit == 'y' ? n * 12 : unit == 'd' ? n * 12 / 365 : n;
+  if (months < 1 || months > 600)
+    throw LintInputError(fmt::format("--stale-after: expected between 1 and 600 months, got {} months: \"{}\"", months, printable(text)));
+  return static_cast<int>(months);
 }
 
 bool path_matches(const std::string& pattern, const std::string& path) {

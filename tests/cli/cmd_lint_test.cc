@@ -75,7 +75,7 @@ TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][l
   CHECK(table.out.find("QS004  kquant-group-size") != std::string::npos);
   auto j = run_cli({"--format", "json", "lint", "--list-rules"});
   auto doc = nlohmann::json::parse(j.out);
-  CHECK(doc["rules"].size() == 32);
+  CHECK(doc["rules"].size() == 38);
   CHECK(doc["rules"][0]["code"] == "QS001");
 }
 
@@ -125,4 +125,20 @@ TEST_CASE("cmd_lint: --output-file writes the report atomically; --exit-zero kee
   CHECK(dir.code == 2);
   CHECK(dir.err.find("not a regular file") != std::string::npos);
   CHECK(run_cli({"lint", c, "--output-file", file, "--diff"}).code == 2);
+}
+
+TEST_CASE("cmd_lint: --stale-after lists old engine facts as warnings, measured from SOURCE_DATE_EPOCH", "[cli][lint]") {
+  setenv("SOURCE_DATE_EPOCH", "1796083200", 1);  // 2026-12-01
+  auto r = run_cli({"lint", "--no-color", "--select", "QS038", "--stale-after", "12", "data/kernels/marlin.yaml"});
+  CHECK(r.code == 0);  // warnings do not fail the run
+  CHECK(r.out.find("marlin.yaml") != std::string::npos);
+  CHECK(r.out.find("months before 2026-12-01 (--stale-after 12): re-read it at a current commit [QS038 stale-engine-fact]") !=
+        std::string::npos);
+  auto off = run_cli({"lint", "--no-color", "--select", "QS038", "data/kernels/marlin.yaml"});
+  CHECK(off.code == 0);
+  CHECK(off.out.find("QS038") == std::string::npos);
+  auto bad = run_cli({"lint", "--stale-after", "twelve", "data/kernels/marlin.yaml"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--stale-after: expected a number of months (12, 12m), years (1y) or days (400d): \"twelve\"") != std::string::npos);
+  unsetenv("SOURCE_DATE_EPOCH");
 }

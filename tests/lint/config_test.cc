@@ -44,5 +44,19 @@ TEST_CASE("config: mistakes are located errors", "[lint][config]") {
   check("strict: yes\n", ".qsel.yaml:1:9: expected true or false");
   check("per-file-ignores: [a]\n", ".qsel.yaml:1:19: expected a mapping of file glob to rule codes");
   check("select: [QS004\n", ".qsel.yaml:2:1: invalid YAML: end of sequence flow not found");
-  check("- QS004\n", ".qsel.yaml:1:1: expected a mapping of settings (select, ignore, strict, baseline, per-file-ignores)");
+  check("- QS004\n", ".qsel.yaml:1:1: expected a mapping of settings (select, ignore, strict, baseline, per-file-ignores, stale-after)");
+  check("stale-after: [12]\n", ".qsel.yaml:1:14: expected a number of months (12) or a duration (12m, 1y, 400d)");
+  check("stale-after: 12w\n", ".qsel.yaml:1:14: --stale-after: expected a number of months (12, 12m), years (1y) or days (400d): \"12w\"");
+}
+
+TEST_CASE("config: stale-after reads months, years and days within 1 to 600 months", "[lint][config]") {
+  CHECK(parse_stale_after("12") == 12);
+  CHECK(parse_stale_after("12m") == 12);
+  CHECK(parse_stale_after("2y") == 24);
+  CHECK(parse_stale_after("400d") == 13);
+  for (const char* bad : {"", "m", "0", "-3", "12.5", "1e3", "601", "51y", "10d", "99999999999999999999"})
+    CHECK_THROWS_AS(parse_stale_after(bad), LintInputError);
+  TempDir d;
+  d.write(".qsel.yaml", "stale-after: 1y\n");
+  CHECK(read_config(d.path() / ".qsel.yaml").check_options.stale_after_months == 12);
 }

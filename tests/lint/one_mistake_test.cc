@@ -68,6 +68,9 @@ TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four
   std::ofstream(gpu, std::ios::binary | std::ios::trunc) << text;
   edit(gpu, "memory_bandwidth_gbs: 1008", "memory_bandwith_gbs: 1008");  // 1. a wrong field name
   edit(gpu, "memory_gb: 24\n", "memory_gb: 24 GB\n");                    // 2. a wrong type
+  // A new sm89 part belongs wherever its target's tensor cores run a format natively (QS033).
+  for (const char* f : {"fp8-e4m3", "fp8-e5m2", "fp8-per-tensor", "int8-w8a8", "smoothquant", "qserve-w4a8kv4"})
+    edit(c / "formats" / (std::string(f) + ".yaml"), "\n- rtx-4090\n", "\n- rtx-4090\n- rtx-4090-oc\n");
   // The format: a copy of gguf-q2-k for the new card.
   copy_record(c, "formats", "gguf-q2-k", "gguf-q2-k-oc");
   fs::path fmt_file = c / "formats/gguf-q2-k-oc.yaml";

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "qsel/graph/graph.h"
+#include "qsel/lint/check_options.h"
 #include "qsel/lint/finding.h"
 #include "qsel/lint/rule.h"
 #include "qsel/loader/prune.h"
@@ -14,7 +15,8 @@ class CheckContext {
  public:
   CheckContext(const Graph& graph, const RuleInfo& rule, Findings& out) : graph_(&graph), rule_(rule), out_(out) {}
   // For a record part, which sees one record and no graph.
-  CheckContext(const RuleInfo& rule, Findings& out) : rule_(rule), out_(out) {}
+  CheckContext(const RuleInfo& rule, Findings& out, const CheckOptions& options = {})
+      : rule_(rule), out_(out), options_(options) {}
 
   // The corpus; a record part that asks for it is a bug (std::logic_error).
   const Graph& graph() const;
@@ -22,10 +24,13 @@ class CheckContext {
   // Reports `message` at the value `pointer` of `record`, with the rule's default severity.
   Finding& report(const Record& record, const std::string& pointer, std::string message);
 
+  const CheckOptions& options() const { return options_; }
+
  private:
   const Graph* graph_ = nullptr;
   const RuleInfo& rule_;
   Findings& out_;
+  CheckOptions options_;
 };
 
 // A check: its rule and one or both of its parts.
@@ -51,7 +56,7 @@ struct Check {
 Findings run_checks(const Graph& graph, unsigned threads = 0);
 
 // The record parts of every check, on one record.
-Findings check_record(const Record& record);
+Findings check_record(const Record& record, const CheckOptions& options = {});
 
 // The corpus parts of every check, as run_checks runs them.
 Findings run_corpus_checks(const Graph& graph, unsigned threads = 0);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "qsel/lint/check.h"
 #include "qsel/lint/finding.h"
 #include "qsel/loader/prune.h"
 #include "qsel/loader/record.h"
@@ -16,7 +17,7 @@ namespace qsel {
 class RecordPass {
  public:
   // `prune`: false keeps records whole (the tests compare both ways).
-  explicit RecordPass(bool prune = true);
+  explicit RecordPass(bool prune = true, CheckOptions options = {});
 
   // Safe to call from several threads at once.
   void operator()(Record& record);
@@ -27,6 +28,7 @@ class RecordPass {
 
  private:
   bool prune_;
+  CheckOptions options_;
   std::vector<KeptPaths> kept_by_kind_;  // before each record's own references
   std::mutex mutex_;
   Findings found_;

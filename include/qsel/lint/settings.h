@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "qsel/lint/check_options.h"
 #include "qsel/lint/finding.h"
 
 namespace qsel {
@@ -26,11 +27,17 @@ struct LintSettings {
   std::filesystem::path base_dir;   // where the config file sits
   std::vector<PerFileIgnore> per_file_ignores;
   std::string baseline;             // baseline file from the config (resolved), or empty
+  CheckOptions check_options;       // --stale-after (or the config's stale-after) and the day it counts from
 
   bool rule_enabled(const std::string& code) const;
   // False when the finding's rule is off, or a per-file ignore covers its file.
   bool keeps(const Finding& f) const;
 };
+
+// --stale-after / `stale-after:` as whole months: "12", "12m", "2y" or "400d"
+// (days count as 365/12 per month, rounded down), 1 to 600 months. Throws
+// LintInputError naming what was expected.
+int parse_stale_after(const std::string& text);
 
 // True when `path` (relative, '/'-separated) matches `pattern`; a pattern
 // without '/' also matches the file name alone.

@@ -12,7 +12,7 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS025", "census-mismatch", Severity::Error, false,
     "An accelerator's census differs from the format records that list it.",
-    {R"(An accelerator record with a `census` block whose `native` (or `emulated`) count, or list of counted formats (`native_formats`, `emulated_formats`), differs from the format records whose `native_support` (or `emulated_support`) lists that accelerator. Where the census names its formats, the finding is reported on the side that changed: on the format record that lists the part without being counted (the file just edited), or on the census entry naming a format that no longer lists it. Every message names the census (its file and source) and the records it counted.)",
+    {R"(An accelerator record with a `census` block whose `native` (or `emulated`) count, or list of counted formats (`native_formats`, `emulated_formats`), differs from the format records whose `native_support` (or `emulated_support`) lists that accelerator — as the census sees them: a format that follows a higher source and keeps the census's claim as a `contested_by` entry for that list and part (`listed: false` where the census leaves the part out, `listed: true` where it puts it in) is counted the census's way. Where the census names its formats, the finding is reported on the side that changed: on the format record that lists the part without being counted (the file just edited), or on the census entry naming a format that no longer lists it. Every message names the census (its file and source) and the records it counted.)",
      R"(The census figures are what doc 04 §3.2 states per part ("13 native formats on H100 SXM, 6 on the RTX 4090"; docs/sources.md), and the support lists are where they live in the corpus. When an edit to a format's lists moves a tally, one of the two is now wrong, and the per-hardware guidance built on it is too. A count alone cannot say which record moved; the list of counted formats can, so the finding lands in the file that was edited.)",
      R"(# formats/gguf-q4-k-m-imatrix.yaml (a copy of gguf-q4-k-m)
 id: gguf-q4-k-m-imatrix
@@ -28,13 +28,34 @@ std::string joined(const std::vector<std::string>& ids) {
   return out;
 }
 
-// The format records listing `id` in `list`, with the pointer of each entry.
+// True when `f` keeps a contested_by entry saying a lower source (the census)
+// puts `id` in (`listed`) or leaves it out of (`!listed`) its `list`: the record
+// follows a higher source there, and the census is that source's contested claim.
+bool contested(const Record& f, const std::string& id, const char* list, bool listed) {
+  const json& entries = field(f, "contested_by");
+  if (!entries.is_array()) return false;
+  for (const json& e : entries) {
+    if (!e.is_object() || e.value("field", std::string()) != list || e.value("listed", !listed) != listed) continue;
+    for (const json& p : e.value("parts", json::array()))
+      if (p.is_string() && p.get<std::string>() == id) return true;
+  }
+  return false;
+}
+
+// The format records listing `id` in `list` as the census sees them, with the
+// pointer of each entry: those listing it, less those whose contested_by says the
+// census leaves it out, plus those whose contested_by says the census puts it in.
 std::vector<std::pair<const Record*, std::string>> listing(const Graph& g, const std::string& id, const char* list) {
   std::vector<std::pair<const Record*, std::string>> out;
   for (const Record* f : g.of_kind(Kind::Format)) {
     auto ids = f->strings(std::string("/") + list);
+    bool listed = false;
     for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] == id) out.emplace_back(f, fmt::format("/{}/{}", list, i));
+      if (ids[i] == id) {
+        listed = true;
+        if (!contested(*f, id, list, false)) out.emplace_back(f, fmt::format("/{}/{}", list, i));
+      }
+    if (!listed && contested(*f, id, list, true)) out.emplace_back(f, "/contested_by");
   }
   return out;
 }
@@ -74,7 +95,7 @@ void compare(CheckContext& c, const Record& r, const char* key, const char* list
 }
 
 constexpr KeptField kReads[] = {{Kind::Accelerator, "/census"}, {Kind::Format, "/native_support"},
-                                {Kind::Format, "/emulated_support"}};
+                                {Kind::Format, "/emulated_support"}, {Kind::Format, "/contested_by"}};
 
 void run(CheckContext& c) {
   for (const Record* r : c.graph().of_kind(Kind::Accelerator)) {

@@ -28,6 +28,12 @@ Check unknown_ggml_type();             // QS028
 Check severity_exceeds_evidence();     // QS029
 Check malformed_log_pattern();         // QS030
 Check name_collision();                // QS032
+Check missing_native_part();           // QS033
+Check unpinned_code_citation();        // QS034
+Check quote_commit_conflict();         // QS035
+Check fp64_rate_mismatch();            // QS036
+Check contested_outranks_record();     // QS037
+Check stale_engine_fact();             // QS038
 
 // QS001, QS002, QS006-QS011, QS013, QS014: reported by the loader.
 const std::vector<RuleInfo>& loader_rules();
