@@ -19,7 +19,9 @@ int int_field(const json& d, const char* key, int fallback = 0) {
   return it != d.end() && it->is_number() ? it->get<int>() : fallback;
 }
 
-std::string size_label(double b) { return b >= 10 ? fmt::format("{:.0f}B", b) : fmt::format("{:.3g}B", b); }
+// "405B", "70.6B", "32.8B", "8.03B": three significant figures below 100B (a 70.55B model is
+// not "71B"), whole billions above.
+std::string size_label(double b) { return b >= 100 ? fmt::format("{:.0f}B", b) : fmt::format("{:.3g}B", b * (1 + 1e-12)); }  // 70.55 reads 70.6
 
 struct SizeSpec {
   double total = 0, active = 0, expert = 0;
