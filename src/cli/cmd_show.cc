@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/core/citation.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 
@@ -76,6 +77,10 @@ json show_json(const Graph& g, const Record& r, const std::string& query, const 
   if (res.how != Resolution::How::Id || !res.ambiguous.empty())
     out["resolved"] = {{"query", query}, {"how", res.how == Resolution::How::Family ? "family" : "alias"},
                        {"note", resolution_note(query, res)}};
+  if (r.kind == Kind::Engine || r.kind == Kind::Kernel || r.kind == Kind::Matrix) {
+    Freshness f = freshness_of(r.data);
+    out["read_at"] = {{"oldest", f.oldest}, {"newest", f.newest}, {"dated_sources", f.dated}, {"undated_code_citations", f.undated_code}};
+  }
   out["edges_out"] = json::array();
   for (const Edge* e : g.out_edges(idx)) out["edges_out"].push_back(edge_json(g, *e, true));
   out["edges_in"] = json::array();

@@ -196,6 +196,15 @@ std::string render_show(const json& r, const Style& st) {
                                 printable(r["name"].get<std::string>()));  // one line, whatever the record says
   out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));
   if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
+  if (r.contains("read_at")) {
+    const auto& a = r["read_at"];
+    std::string undated = a["undated_code_citations"].get<int>() > 0
+                              ? fmt::format("; {} code citation(s) without a date", a["undated_code_citations"].get<int>()) : "";
+    out += a["dated_sources"].get<int>() == 0
+               ? fmt::format("  engine facts: no source carries a date{}\n", undated)
+               : fmt::format("  engine facts read at {} … {} ({} dated source(s){}); qsel lint --stale-after 12 lists the old ones\n",
+                             a["oldest"].get<std::string>(), a["newest"].get<std::string>(), a["dated_sources"].get<int>(), undated);
+  }
   out += "\n" + render_fields(r["record"], st);
   auto edges = [&](const char* key, const char* title) {
     if (!r.contains(key) || r[key].empty()) return;

@@ -1,4 +1,5 @@
 // explain as text, from its JSON result.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -60,9 +61,33 @@ std::string format_on(const ojson& j, const Style& st) {
   Table t({"", ""});
   const auto& fr = j["format_record"];
   std::string target = j["target"];
-  line(t, "format record", fmt::format("native on {}; emulated on {}", fr["native_on"].empty() ? "no " + target + " part" : join(fr["native_on"]),
-                                       fr["emulated_on"].empty() ? "no " + target + " part" : join(fr["emulated_on"])));
+  auto listed = [&](const ojson& ids) {
+    if (ids.empty()) return "no " + target + " part";
+    if (ids.size() == j["parts"].size() && ids.size() > 1) return fmt::format("every {} part ({})", target, ids.size());
+    if (ids.size() <= 6) return join(ids);
+    ojson few(ids.begin(), ids.begin() + 4);
+    return fmt::format("{} and {} more", join(few), ids.size() - 4);
+  };
+  line(t, "format record", fmt::format("native on {}; emulated on {}", listed(fr["native_on"]), listed(fr["emulated_on"])));
+  for (const auto& c : j.value("contested_claims", ojson::array())) {
+    std::string says = c.contains("parts")
+                           ? fmt::format("{} {} in {}", join(c["parts"]), c["listed"].get<bool>() ? "belongs" : "does not belong",
+                                         c["field"].get<std::string>())
+                           : fmt::format("{} is {}", c["field"].get<std::string>(), c["value"].dump());
+    line(t, st.yellow("contested"), fmt::format("{} ({}) says {}; the record follows {} ({})", c["source"].get<std::string>(),
+                                                c["tier"].get<std::string>(), says, c["record_source"].get<std::string>(),
+                                                c["record_tier"].get<std::string>()));
+  }
   for (const auto& e : j["engines"]) line(t, e["engine"], engine_text(e));
+  {
+    std::vector<std::string> dates;
+    for (const auto& e : j["engines"])
+      if (!e.value("read_at", std::string()).empty())
+        dates.push_back(fmt::format("{} {}", e["engine"].get<std::string>(), e["read_at"].get<std::string>()));
+    std::sort(dates.begin(), dates.end());
+    dates.erase(std::unique(dates.begin(), dates.end()), dates.end());
+    if (!dates.empty()) line(t, "read at", fmt::format("engine facts up to {} (newest dated source per engine)", fmt::join(dates, ", ")));
+  }
   for (const auto& k : j["kernel_constraints"]) line(t, "kernel records", fmt::format("{}: {}", k["kernel"].get<std::string>(), k["says"].get<std::string>()));
   for (const auto& c : j["conflicts"]) line(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved (doc 23 §8)");
   std::map<std::string, std::vector<std::string>> missing;

@@ -1,6 +1,7 @@
 // explain FORMAT --on TARGET: every record's say about the pair, then the verdict.
 #include <fmt/format.h>
 
+#include "qsel/core/citation.h"
 #include "qsel/rules/explain.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/gotchas.h"
@@ -24,12 +25,43 @@ ojson format_lists(const Deliberation& d, const Record& f) {
   return {{"native_on", native}, {"emulated_on", emulated}};
 }
 
+// The lower sources the format record keeps under contested_by that bear on this
+// target: list claims naming one of its parts, and every value claim.
+ojson contested_claims(const Deliberation& d, const Record& f) {
+  ojson out = ojson::array();
+  std::vector<std::string> parts;
+  for (const Record* a : parts_of(d)) parts.push_back(a->id);
+  for (const auto& e : f.data.value("contested_by", json::array())) {
+    if (!e.is_object()) continue;
+    ojson here = ojson::array();
+    for (const auto& p : e.value("parts", json::array()))
+      if (p.is_string() && contains(parts, p.get<std::string>())) here.push_back(p.get<std::string>());
+    if (e.contains("parts") && here.empty()) continue;
+    const json& src = e.value("source", json::object());
+    std::string title = src.value("title", std::string());
+    if (src.contains("section")) title += " " + src["section"].get<std::string>();
+    ojson c = {{"field", e.value("field", std::string())}, {"source", title}, {"tier", e.value("tier", std::string())},
+               {"record_tier", e.value("record_tier", std::string())}, {"record_source", e.value("record_source", std::string())}};
+    if (e.contains("parts")) {
+      c["parts"] = here;
+      c["listed"] = e.value("listed", false);
+    } else {
+      c["value"] = ojson::parse(e.value("value", json()).dump());
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The newest date an engine's facts were read at ("" when none is dated).
+std::string read_at(const Record* engine) { return engine ? freshness_of(engine->data).newest : std::string(); }
+
 ojson engine_lines(const Deliberation& d, const Record& f) {
   ojson out = ojson::array();
   for (const auto& c : d.candidates) {
     if (c.format != &f || !c.engine) continue;
     out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
-                   {"why", c.why}, {"contested", c.contested()}});
+                   {"why", c.why}, {"contested", c.contested()}, {"read_at", read_at(c.engine)}});
   }
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())
@@ -140,6 +172,7 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["verdict"] = v.value;
   j["verdict_reasons"] = v.reasons;
   j["format_record"] = format_lists(d, f);
+  j["contested_claims"] = contested_claims(d, f);
   j["engines"] = engine_lines(d, f);
   j["matrix_cells"] = all_cells(g, f, t, engines);
   j["kernels"] = ojson::array();
