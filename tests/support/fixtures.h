@@ -41,6 +41,15 @@ std::string replace_once(std::string text, const std::string& from, const std::s
 // A minimal valid record of each kind, for building small corpora.
 std::string minimal_record(const std::string& kind, const std::string& id, const std::string& extra = "");
 
+// 1 in the Release build; 3 under the sanitizers, where the exhaustive sweeps (every
+// advice case, every format on every target, every mutated record) check a
+// deterministic third of their items — the Release run checks all of them.
+#ifdef QSEL_SANITIZED_BUILD
+inline constexpr int kSweepStride = 3;
+#else
+inline constexpr int kSweepStride = 1;
+#endif
+
 }  // namespace qsel::test
 
 #include <catch2/catch.hpp>
