@@ -77,7 +77,7 @@ json show_json(const Graph& g, const Record& r, const std::string& query, const 
   if (res.how != Resolution::How::Id || !res.ambiguous.empty())
     out["resolved"] = {{"query", query}, {"how", res.how == Resolution::How::Family ? "family" : "alias"},
                        {"note", resolution_note(query, res)}};
-  if (r.kind == Kind::Engine || r.kind == Kind::Kernel || r.kind == Kind::Matrix) {
+  if (holds_engine_facts(r.kind)) {
     Freshness f = freshness_of(r.data);
     out["read_at"] = {{"oldest", f.oldest}, {"newest", f.newest}, {"dated_sources", f.dated}, {"undated_code_citations", f.undated_code}};
   }

@@ -17,22 +17,18 @@ std::string str(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // A file a reader opens as documentation, not code: README.md, a .rst page, a PDF.
 bool documentation(std::string_view path) {
   std::size_t cut = path.find_first_of("#?");
   if (cut != std::string_view::npos) path = path.substr(0, cut);
   static constexpr std::array<std::string_view, 7> kDocs = {".md", ".rst", ".txt", ".pdf", ".asciidoc", ".adoc", ".html"};
-  return std::any_of(kDocs.begin(), kDocs.end(), [&](std::string_view ext) {
-    return path.size() >= ext.size() && path.substr(path.size() - ext.size()) == ext;
-  });
+  return std::any_of(kDocs.begin(), kDocs.end(), [&](std::string_view ext) { return path.ends_with(ext); });
 }
 
 // https://github.com/OWNER/NAME/(blob|tree)/REF/PATH -> repo, ref, path.
 bool github_file(std::string_view url, Citation& c) {
   constexpr std::string_view kHost = "https://github.com/";
-  if (!starts_with(url, kHost)) return false;
+  if (!url.starts_with(kHost)) return false;
   std::string_view rest = url.substr(kHost.size());
   std::array<std::string_view, 4> part;  // owner, name, blob|tree, ref
   for (auto& p : part) {
@@ -96,7 +92,7 @@ Citation read_citation(const json& source) {
   c.tier = str(source, "tier");
   if (c.tier.empty()) {
     std::string title = str(source, "title");
-    if (starts_with(title, "doc 04") || starts_with(title, "doc 23")) c.tier = "census";
+    if (title.starts_with("doc 04") || title.starts_with("doc 23")) c.tier = "census";
     else if (c.code && is_commit(c.commit)) c.tier = "engine-code";
   }
   return c;

@@ -7,6 +7,25 @@
 #include "qsel/core/text_file.h"
 
 namespace qsel {
+namespace {
+
+// The run of at most `max_digits` decimal digits at text[i], advancing i past it;
+// nothing when there is none.
+std::optional<double> digits_at(std::string_view text, std::size_t& i, std::size_t max_digits) {
+  std::size_t digits = 0;
+  double v = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && digits < max_digits) {
+    v = v * 10 + (text[i] - '0');
+    ++i;
+    ++digits;
+  }
+  return digits == 0 ? std::nullopt : std::optional<double>(v);
+}
+
+// Installed RAM a machine can have: 1 GB to 64 TB.
+std::optional<double> plausible_gb(double gb) { return gb < 1 || gb > 64000 ? std::nullopt : std::optional<double>(gb); }
+
+}  // namespace
 
 std::optional<double> parse_meminfo_total_gb(std::string_view text) {
   constexpr std::string_view key = "MemTotal:";
@@ -18,18 +37,10 @@ std::optional<double> parse_meminfo_total_gb(std::string_view text) {
     if (line.substr(0, key.size()) != key) continue;
     std::size_t i = key.size();
     while (i < line.size() && line[i] == ' ') ++i;
-    std::size_t digits = 0;
-    double kib = 0;
-    while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && digits < 15) {
-      kib = kib * 10 + (line[i] - '0');
-      ++i;
-      ++digits;
-    }
+    std::optional<double> kib = digits_at(line, i, 15);
     while (i < line.size() && line[i] == ' ') ++i;
-    if (digits == 0 || line.substr(i) != "kB") return std::nullopt;
-    double gb = kib * 1024 / 1e9;
-    if (gb < 1 || gb > 64000) return std::nullopt;
-    return gb;
+    if (!kib || line.substr(i) != "kB") return std::nullopt;
+    return plausible_gb(*kib * 1024 / 1e9);
   }
   return std::nullopt;
 }
@@ -38,17 +49,9 @@ std::optional<double> parse_sysctl_memsize_gb(std::string_view text) {
   std::size_t i = text.find("hw.memsize");
   i = i == std::string_view::npos ? 0 : i + std::string_view("hw.memsize").size();
   while (i < text.size() && (text[i] == ':' || text[i] == ' ' || text[i] == '=')) ++i;
-  std::size_t digits = 0;
-  double bytes = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && digits < 18) {
-    bytes = bytes * 10 + (text[i] - '0');
-    ++i;
-    ++digits;
-  }
-  if (digits == 0 || (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))) return std::nullopt;
-  double gb = bytes / 1e9;
-  if (gb < 1 || gb > 64000) return std::nullopt;
-  return gb;
+  std::optional<double> bytes = digits_at(text, i, 18);
+  if (!bytes || (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))) return std::nullopt;
+  return plausible_gb(*bytes / 1e9);
 }
 
 std::optional<double> installed_ram_gb(const std::string& path) {

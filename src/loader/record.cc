@@ -17,6 +17,8 @@ const std::vector<KindInfo>& all_kinds() {
 }
 
 const char* kind_name(Kind k) { return all_kinds()[static_cast<std::size_t>(k)].name; }
+bool holds_engine_facts(Kind k) { return k == Kind::Engine || k == Kind::Kernel || k == Kind::Matrix; }
+
 const char* kind_plural(Kind k) { return all_kinds()[static_cast<std::size_t>(k)].plural; }
 
 std::optional<Kind> parse_kind(std::string_view text) {

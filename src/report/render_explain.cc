@@ -48,12 +48,16 @@ std::string warning_text(const ojson& w, const Style& st) {
                      w["id"].get<std::string>(), join(w["engines"]), cond.empty() ? "" : " — if " + cond);
 }
 
+// Up to `limit` ids by name; past that the first `keep` and a count (JSON lists them all).
+std::string abbreviated(const ojson& ids, std::size_t limit, std::size_t keep) {
+  if (ids.size() <= limit) return join(ids);
+  ojson few(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(keep));
+  return fmt::format("{} and {} more", join(few), ids.size() - keep);
+}
+
 std::string format_on(const ojson& j, const Style& st) {
-  std::string parts = j["parts"].empty() ? "no part recorded" : join(j["parts"]);
-  if (j["parts"].size() > 4) {  // a whole generation: name a few, count the rest (JSON lists them all)
-    ojson few(j["parts"].begin(), j["parts"].begin() + 3);
-    parts = fmt::format("{} and {} more", join(few), j["parts"].size() - 3);
-  }
+  // A whole generation: name a few, count the rest.
+  std::string parts = j["parts"].empty() ? "no part recorded" : abbreviated(j["parts"], 4, 3);
   std::string out = fmt::format("{} — {}\nOn {} ({}):   verdict: {}\n", st.bold(j["format"].get<std::string>()),
                                 j["name"].get<std::string>(), j["target"].get<std::string>(), parts,
                                 verdict_tag(j["verdict"], st));
@@ -64,9 +68,7 @@ std::string format_on(const ojson& j, const Style& st) {
   auto listed = [&](const ojson& ids) {
     if (ids.empty()) return "no " + target + " part";
     if (ids.size() == j["parts"].size() && ids.size() > 1) return fmt::format("every {} part ({})", target, ids.size());
-    if (ids.size() <= 6) return join(ids);
-    ojson few(ids.begin(), ids.begin() + 4);
-    return fmt::format("{} and {} more", join(few), ids.size() - 4);
+    return abbreviated(ids, 6, 4);
   };
   line(t, "format record", fmt::format("native on {}; emulated on {}", listed(fr["native_on"]), listed(fr["emulated_on"])));
   for (const auto& c : j.value("contested_claims", ojson::array())) {

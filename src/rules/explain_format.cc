@@ -1,4 +1,6 @@
 // explain FORMAT --on TARGET: every record's say about the pair, then the verdict.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "qsel/core/citation.h"
@@ -53,15 +55,15 @@ ojson contested_claims(const Deliberation& d, const Record& f) {
   return out;
 }
 
-// The newest date an engine's facts were read at ("" when none is dated).
-std::string read_at(const Record* engine) { return engine ? freshness_of(engine->data).newest : std::string(); }
-
 ojson engine_lines(const Deliberation& d, const Record& f) {
   ojson out = ojson::array();
+  std::map<const Record*, std::string> read_at;  // the newest date each engine's facts were read at ("" when none is dated)
   for (const auto& c : d.candidates) {
     if (c.format != &f || !c.engine) continue;
+    auto it = read_at.find(c.engine);
+    if (it == read_at.end()) it = read_at.emplace(c.engine, freshness_of(c.engine->data).newest).first;
     out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
-                   {"why", c.why}, {"contested", c.contested()}, {"read_at", read_at(c.engine)}});
+                   {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}});
   }
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())

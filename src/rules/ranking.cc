@@ -107,12 +107,17 @@ using Key = std::vector<long>;
 // An offload plan forecast under --min-tok-s (`slow`) counts four bands more.
 constexpr long kSlowBands = 4;
 
+// The KV-cache format record the candidate's cache is quantized to, or null for a 16-bit cache.
+const Record* kv_cache_format(const Graph& g, const Candidate& c) {
+  if (!c.memory || c.memory->kv_dtype.empty()) return nullptr;
+  const Record* kv = g.find(c.memory->kv_dtype);
+  return kv && kv->str("regime") == "kv-cache" ? kv : nullptr;
+}
+
 // An 8-bit KV cache Rule 6 chose is a capacity measure: inside a band, an answer that
 // does not need it ranks first (Q8_0 weights before 16-bit weights with a Q8_0 cache).
 bool kv_quantized(const Deliberation& d, const Candidate& c) {
-  if (!c.memory || d.query.kv_cache != "auto") return false;
-  const Record* kv = d.graph.find(c.memory->kv_dtype);
-  return kv && kv->str("regime") == "kv-cache";
+  return d.query.kv_cache == "auto" && kv_cache_format(d.graph, c) != nullptr;
 }
 
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
@@ -273,9 +278,7 @@ void rank_candidates(Deliberation& d) {
       c.quality.band = "reference";
       c.quality.short_text = "as released";
     }
-    if (c.memory && !c.memory->kv_dtype.empty())
-      if (const Record* kv = d.graph.find(c.memory->kv_dtype); kv && kv->str("regime") == "kv-cache")
-        add_kv_cache_cost(d.graph, *kv, c.quality);
+    if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
     if (c.quality.benchmark.size()) rule_util::add_unique(c.evidence, c.quality.benchmark);
     if (!below_four_bits(c)) continue;
     auto facts = cost_facts(d.graph, c.format->str("regime"));

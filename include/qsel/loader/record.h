@@ -22,6 +22,8 @@ struct KindInfo {
 const std::vector<KindInfo>& all_kinds();
 const char* kind_name(Kind k);
 const char* kind_plural(Kind k);
+// Engine, kernel and matrix records: what they cite is an engine fact, read at a commit and a date.
+bool holds_engine_facts(Kind k);
 // Accepts the singular or plural name, any case ("Formats", "format").
 std::optional<Kind> parse_kind(std::string_view text);
 

@@ -24,7 +24,7 @@ sources:
 void each(CheckContext& c, const Record& r) {
   const CheckOptions& o = c.options();
   if (o.stale_after_months <= 0) return;
-  if (r.kind != Kind::Engine && r.kind != Kind::Kernel && r.kind != Kind::Matrix) return;
+  if (!holds_engine_facts(r.kind)) return;
   for_each_source(r.data, [&](const std::string& pointer, const json& source) {
     Citation cite = read_citation(source);
     int day = date_days(cite.date);

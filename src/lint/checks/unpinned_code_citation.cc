@@ -37,8 +37,7 @@ void check_source(CheckContext& c, const Record& r, const std::string& pointer, 
     return;
   }
   if (is_commit(cite.commit)) {
-    bool engine_fact = r.kind == Kind::Engine || r.kind == Kind::Kernel || r.kind == Kind::Matrix;
-    if (engine_fact && date_days(cite.date) < 0)
+    if (holds_engine_facts(r.kind) && date_days(cite.date) < 0)
       c.report(r, at,
                fmt::format("{} at {} has no date: engine facts carry the date they were read at (the commit's date, or "
                            "`dated: read` and the day the file was read)",
