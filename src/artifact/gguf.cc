@@ -174,9 +174,13 @@ std::string GgufFile::string(const std::string& key) const {
 
 GgufFile read_gguf(const std::string& path) {
   BinaryFile f(path);
+  return read_gguf(f);
+}
+
+GgufFile read_gguf(const ByteSource& f) {
   Cursor c(f);
   GgufFile g;
-  g.path = path;
+  g.path = f.path();
   g.file_size = f.size();
   std::uint32_t magic = c.u32("the GGUF magic");
   if (magic != kMagic) c.fail_at(0, "not a GGUF file (expected the magic bytes \"GGUF\")");

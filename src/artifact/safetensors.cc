@@ -55,9 +55,13 @@ int safetensors_dtype_bits(const std::string& dtype) {
 
 SafetensorsFile read_safetensors(const std::string& path) {
   BinaryFile f(path);
+  return read_safetensors(f);
+}
+
+SafetensorsFile read_safetensors(const ByteSource& f) {
   Cursor c(f);
   SafetensorsFile s;
-  s.path = path;
+  s.path = f.path();
   s.file_size = f.size();
   s.header_size = c.u64("the header length");
   if (s.header_size > kMaxHeader) c.fail_at(0, fmt::format("header length {} is over the format's limit of {} bytes", s.header_size, kMaxHeader));

@@ -71,6 +71,11 @@ std::size_t GgufWriter::header_bytes() const {
 }
 
 std::string GgufWriter::bytes() const {
+  auto [head, size] = header_and_size();
+  return head + std::string(size - head.size(), '\0');
+}
+
+std::pair<std::string, std::uint64_t> GgufWriter::header_and_size() const {
   std::string out = "GGUF" + le32(version) + le64(tensors_.size()) + le64(n_kv_) + kv_;
   std::uint64_t offset = 0;
   std::vector<std::uint64_t> offsets;
@@ -82,14 +87,16 @@ std::string GgufWriter::bytes() const {
     offset += (t.size + alignment - 1) / alignment * alignment;
   }
   out.append((alignment - out.size() % alignment) % alignment, '\0');
-  for (std::size_t i = 0; i < tensors_.size(); ++i) {
-    out.append(tensors_[i].size, '\0');
-    if (i + 1 < tensors_.size()) out.append(offsets[i + 1] - offsets[i] - tensors_[i].size, '\0');
-  }
-  return out;
+  std::uint64_t data = tensors_.empty() ? 0 : offsets.back() + tensors_.back().size;
+  return {out, out.size() + data};
 }
 
 std::string safetensors_bytes(const nlohmann::json& entries, const nlohmann::json& metadata) {
+  auto [head, size] = safetensors_header(entries, metadata);
+  return head + std::string(size - head.size(), '\0');
+}
+
+std::pair<std::string, std::uint64_t> safetensors_header(const nlohmann::json& entries, const nlohmann::json& metadata) {
   nlohmann::json header = nlohmann::json::object();
   std::uint64_t offset = 0;
   for (const auto& e : entries) {
@@ -100,7 +107,7 @@ std::string safetensors_bytes(const nlohmann::json& entries, const nlohmann::jso
   if (!metadata.is_null()) header["__metadata__"] = metadata;
   std::string h = header.dump();
   h.append((8 - h.size() % 8) % 8, ' ');  // the reference writer pads with spaces
-  return le64(h.size()) + h + std::string(offset, '\0');
+  return {le64(h.size()) + h, 8 + h.size() + offset};
 }
 
 }  // namespace qsel::test

@@ -34,6 +34,7 @@ class GgufWriter {
   std::uint32_t alignment = 32;
   std::uint32_t version = 3;
   std::string bytes() const;                 // the whole file
+  std::pair<std::string, std::uint64_t> header_and_size() const;  // up to the data (aligned), and the whole size
   std::size_t header_bytes() const;          // up to the end of the tensor infos
 
  private:
@@ -52,5 +53,8 @@ class GgufWriter {
 // given, data_offsets filled in order from each entry's "bytes"), zero data.
 // `entries`: [{"name", "dtype", "shape", "bytes"}]; `metadata` becomes __metadata__.
 std::string safetensors_bytes(const nlohmann::json& entries, const nlohmann::json& metadata = nullptr);
+// The same file's start (length and header) and its whole size, for files too
+// large to hold (a served 20 GB shard reads as zeros after the header).
+std::pair<std::string, std::uint64_t> safetensors_header(const nlohmann::json& entries, const nlohmann::json& metadata = nullptr);
 
 }  // namespace qsel::test

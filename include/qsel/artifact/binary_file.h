@@ -13,18 +13,29 @@
 
 namespace qsel {
 
+// Bytes a header is read from: a local file, or a file on a server read by
+// HTTP Range (model/remote_file.h). `path` names it in messages.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual const std::string& path() const = 0;
+  virtual std::uint64_t size() const = 0;
+  // Copies `n` bytes at `offset` into `out`; false when the file ends first.
+  // A remote source may throw UsageError (the network, its byte budget).
+  virtual bool read_at(std::uint64_t offset, void* out, std::size_t n) const = 0;
+};
+
 // A binary file opened for header reading. Not copyable; closes on destruction.
-class BinaryFile {
+class BinaryFile final : public ByteSource {
  public:
   explicit BinaryFile(const std::string& path);
-  ~BinaryFile();
+  ~BinaryFile() override;
   BinaryFile(const BinaryFile&) = delete;
   BinaryFile& operator=(const BinaryFile&) = delete;
 
-  const std::string& path() const { return path_; }
-  std::uint64_t size() const { return size_; }
-  // Copies `n` bytes at `offset` into `out`; false when the file ends first.
-  bool read_at(std::uint64_t offset, void* out, std::size_t n) const;
+  const std::string& path() const override { return path_; }
+  std::uint64_t size() const override { return size_; }
+  bool read_at(std::uint64_t offset, void* out, std::size_t n) const override;
 
  private:
   std::string path_;
@@ -37,7 +48,7 @@ class BinaryFile {
 // (8 bytes), the file ends at byte 20".
 class Cursor {
  public:
-  Cursor(const BinaryFile& f, std::uint64_t offset = 0) : f_(f), pos_(offset) {}
+  Cursor(const ByteSource& f, std::uint64_t offset = 0) : f_(f), pos_(offset) {}
 
   std::uint64_t offset() const { return pos_; }
   std::uint64_t left() const { return pos_ >= f_.size() ? 0 : f_.size() - pos_; }
@@ -56,7 +67,7 @@ class Cursor {
 
  private:
   void fill(std::uint64_t n, std::string_view what);
-  const BinaryFile& f_;
+  const ByteSource& f_;
   std::uint64_t pos_;
   std::string window_;
   std::uint64_t window_start_ = 0;

@@ -4,12 +4,15 @@
 // file name an index gives must stay inside the folder.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "qsel/artifact/binary_file.h"
 #include "qsel/artifact/gguf.h"
 
 namespace qsel {
@@ -27,6 +30,7 @@ struct Checkpoint {
   std::vector<std::string> read;             // every file read, in order
   nlohmann::json config;                     // config.json; null when there is none
   std::string config_file;
+  std::string config_text;                   // config.json as read
   nlohmann::json quantization_config;        // null when there is none
   std::string quantization_config_file;      // "config.json", "quantization_config.json", "quantize_config.json"
   nlohmann::json hf_quant_config;            // hf_quant_config.json; null when there is none
@@ -34,6 +38,26 @@ struct Checkpoint {
   std::optional<GgufFile> gguf;
   std::vector<std::string> notes;
 };
+
+// Where a checkpoint's files are: a local folder, or a repository on the Hub
+// (model/hub_tree.h). File names are relative to the root.
+class FileTree {
+ public:
+  virtual ~FileTree() = default;
+  virtual std::string root() const = 0;                         // names the tree in messages
+  virtual std::string name(const std::string& file) const = 0;  // names one file in messages and `read`
+  virtual bool has(const std::string& file) const = 0;          // a regular file of that name
+  virtual std::vector<std::string> files_with_ext(std::string_view ext) const = 0;  // top level, sorted
+  virtual std::string read_text(const std::string& file, std::size_t cap, std::string_view what) const = 0;
+  virtual std::unique_ptr<ByteSource> open(const std::string& file) const = 0;
+};
+
+// The folder reading of read_checkpoint over any tree: config.json, the
+// quantization configs, the shard index and each shard's header, else one .gguf.
+Checkpoint read_checkpoint_tree(const FileTree& tree);
+// One GGUF file (local or remote) as a checkpoint; the parts of a split file
+// in order (the first holds the metadata, each its own tensors).
+Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts);
 
 // True when `path` names something read_checkpoint reads (an existing file or
 // folder); recommend's --model takes a record id otherwise.

@@ -13,6 +13,8 @@
 
 namespace qsel {
 
+class ByteSource;
+
 struct GgufTensor {
   std::string name;
   std::vector<std::uint64_t> dims;  // ne[0] first, as stored
@@ -43,5 +45,7 @@ struct GgufFile {
 // Reads and checks the header; a UsageError "path: byte N: …" on anything the
 // spec does not allow or that does not fit in the file.
 GgufFile read_gguf(const std::string& path);
+// The same from any byte source (a file on a server, read by Range).
+GgufFile read_gguf(const ByteSource& source);
 
 }  // namespace qsel

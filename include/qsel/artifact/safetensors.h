@@ -12,6 +12,8 @@
 
 namespace qsel {
 
+class ByteSource;
+
 struct StTensor {
   std::string name;
   std::string dtype;                 // "BF16", "I32", "F8_E4M3", …
@@ -35,5 +37,7 @@ int safetensors_dtype_bits(const std::string& dtype);
 
 // Reads and checks the header; a UsageError "path: byte N: …" otherwise.
 SafetensorsFile read_safetensors(const std::string& path);
+// The same from any byte source (a file on a server, read by Range).
+SafetensorsFile read_safetensors(const ByteSource& source);
 
 }  // namespace qsel
