@@ -134,7 +134,8 @@ std::string global_options_help(const Command* c) {
       "  --color WHEN                auto (default), always or never; auto honours NO_COLOR, FORCE_COLOR, TERM=dumb\n"
       "  -v, --verbose               Log to stderr what was read and why rules excluded or ranked what they did,\n"
       "                              with timings (-vv: every candidate and exclusion)\n"
-      "  -q, --quiet                 Only the requested output on stdout and errors on stderr\n",
+      "  -q, --quiet                 Only the requested output on stdout and errors on stderr\n"
+      "  --offline                   Read Hugging Face repos and URLs only from the cache (also HF_HUB_OFFLINE=1)\n",
       formats);
 }
 
@@ -163,6 +164,7 @@ void build_cli(CLI::App& app, Context& ctx, std::vector<std::pair<CLI::App*, Run
                         "Log what was read and why on stderr, with timings (-vv: more)");
   app.add_flag_function("-q,--quiet", [&](std::int64_t n) { ctx.verbosity -= static_cast<int>(n); },
                         "Only the requested output and errors");
+  app.add_flag("--offline", ctx.offline, "Read Hugging Face repos and URLs only from the cache (also HF_HUB_OFFLINE=1)");
   app.footer("\nExit codes: 0 success, 1 findings or no viable answer (see each command's --help), 2 usage or input error.\n"
              "Run `qsel COMMAND --help` for a command's options, formats and examples; `qsel man` prints the manual.");
   for (const auto& c : commands()) {

@@ -13,7 +13,8 @@
 #include "qsel/lint/registry.h"
 #include "qsel/report/advice_report.h"
 #include "qsel/report/json_contract.h"
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
+#include "qsel/model/resolve.h"
 #include "qsel/rules/explain.h"
 #include "qsel/rules/rules.h"
 
@@ -68,8 +69,8 @@ ojson explain_on(const Graph& g, const Record& f, const ExplainArgs& a) {
 }
 
 // `qsel explain PATH [--on GPU]`: the format the checkpoint ships in, explained.
-ojson explain_checkpoint(const Graph& g, const ExplainArgs& a) {
-  Checkpoint c = read_checkpoint(a.topic);
+ojson explain_checkpoint(const Graph& g, const ExplainArgs& a, const HubSettings& hub) {
+  Checkpoint c = read_model_files(a.topic, hub).checkpoint;
   CheckpointAnalysis an = analyze_checkpoint(g, c);
   if (!an.format)
     throw UsageError(fmt::format("{}: its quantization matches no format record (qsel inspect {} shows what was read)", a.topic, a.topic));
@@ -101,7 +102,7 @@ ojson explain(Context& ctx, const ExplainArgs& a) {
   }
   Resolution r = g.resolve(a.topic);
   bool path_like = a.topic.find('/') != std::string::npos || a.topic.find('.') != std::string::npos || !r;
-  if (path_like && looks_like_checkpoint(a.topic)) return explain_checkpoint(g, a);
+  if (path_like && (r ? looks_like_checkpoint(a.topic) : names_model_files(a.topic, ctx.hub()))) return explain_checkpoint(g, a, ctx.hub());
   if (!r) unknown_topic(g, a.topic);
   if (!a.on.empty()) {
     if (r.record->kind != Kind::Format) throw UsageError(fmt::format("--on applies to formats; {} is a {}", r.record->id, kind_name(r.record->kind)));

@@ -8,30 +8,35 @@
 #include "qsel/cli/context.h"
 #include "qsel/core/errors.h"
 #include "qsel/report/inspect_report.h"
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
 #include "qsel/rules/inspect_json.h"
-#include "qsel/rules/model_checkpoint.h"
+#include "qsel/model/model_checkpoint.h"
+#include "qsel/model/resolve.h"
 
 namespace qsel {
 
 Runner setup_inspect(CLI::App& sub, Context& ctx) {
   auto path = std::make_shared<std::string>();
   auto tensors = std::make_shared<bool>(false);
-  sub.add_option("path", *path, "A checkpoint folder (config.json, *.safetensors), a config.json or a .gguf file")->required();
+  sub.add_option("path", *path, "A checkpoint folder (config.json, *.safetensors), a config.json, a .gguf file, a Hugging Face repo "
+                 "(ORG/NAME[@REV][:TAG]) or a .gguf URL")->required();
   sub.add_flag("--tensors", *tensors, "Also list every tensor (name, dtype, shape, bytes) in the JSON output");
   return [path, tensors, &ctx]() {
     require_format(ctx, "inspect");
-    Checkpoint c = read_checkpoint(*path);
+    ModelFiles files = read_model_files(*path, ctx.hub());
+    const Checkpoint& c = files.checkpoint;
     CheckpointAnalysis a = analyze_checkpoint(ctx.graph(), c);
     std::optional<ModelSpec> model;
     std::string model_error;
     try {  // the shape is a bonus here: a file whose header reads is still worth describing
       if (c.gguf || !c.config_file.empty()) model = model_from_checkpoint(c, a);
+      if (model && files.remote) model->source = files.source;
       else model_error = "no config.json beside the weights";
     } catch (const UsageError& e) {
       model_error = e.what();
     }
     auto result = inspect_json(c, a, model ? &*model : nullptr, model_error);
+    if (files.remote) result["source"] = files.source;
     if (*tensors) {
       result["tensor_list"] = nlohmann::ordered_json::array();
       for (const auto& t : c.tensors)

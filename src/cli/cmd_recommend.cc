@@ -13,7 +13,7 @@
 #include "qsel/report/advice_report.h"
 #include "qsel/rules/advice_json.h"
 #include "qsel/artifact/checkpoint.h"
-#include "qsel/rules/model_checkpoint.h"
+#include "qsel/model/resolve.h"
 #include "qsel/core/text.h"
 #include "qsel/detect/host_ram.h"
 #include "qsel/rules/rules.h"
@@ -74,29 +74,8 @@ void parse_headroom(const std::string& text, Query& q) {
   else q.headroom_gb = v;
 }
 
-ModelSpec model_of(const Graph& g, const RecommendArgs& a) {
-  int given = !a.model_size.empty() + !a.model.empty() + !a.model_config.empty();
-  if (given == 0) throw UsageError("recommend needs a model: --model-size 70b, --model ID or --model-config config.json");
-  if (given > 1) throw UsageError("give one of --model-size, --model, --model-config");
-  if (!a.model_config.empty()) {  // read as a checkpoint: a quantization_config is the shipped format, as for a folder
-    Checkpoint c = read_checkpoint(a.model_config);
-    return model_from_checkpoint(c, analyze_checkpoint(g, c));
-  }
-  if (!a.model_size.empty()) return model_from_size(g, a.model_size);
-  Resolution r = g.resolve(a.model, Kind::Model);
-  bool path_like = a.model.find('/') != std::string::npos || a.model.find('.') != std::string::npos || !r;
-  if (path_like && looks_like_checkpoint(a.model)) {
-    Checkpoint c = read_checkpoint(a.model);
-    return model_from_checkpoint(c, analyze_checkpoint(g, c));
-  }
-  if (!r) throw_unknown("model", a.model, r);
-  ModelSpec m = model_from_record(*r.record);
-  if (looks_like_checkpoint(a.model))
-    m.notes.push_back(fmt::format("\"{}\" is also a file or folder here; write ./{} to read it instead of the model record", a.model, a.model));
-  return m;
-}
 
-Query query_of(const Graph& g, const RecommendArgs& a) {
+Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   if (a.count < 1) throw UsageError(fmt::format("--count must be at least 1, got {}", a.count));
   if (a.count > 1024) throw UsageError(fmt::format("--count: at most 1024 GPUs, got {}", a.count));
   if (a.batch < 1 || a.batch > (1 << 20)) throw UsageError(fmt::format("--batch must be from 1 to {}, got {}", 1 << 20, a.batch));
@@ -117,7 +96,7 @@ Query query_of(const Graph& g, const RecommendArgs& a) {
   q.count = a.count * gpu.devices;
   if (gpu.count > 0 && !a.count_given) q.count = gpu.count;
   else if (gpu.count > 0 && a.count != gpu.count) q.gpu_note += fmt::format("; --count {} as given", a.count);
-  q.model = model_of(g, a);
+  q.model = resolve_model(g, {a.model_size, a.model, a.model_config}, hub);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
   q.context = parse_context(a.context);
   if (!a.context_given && q.model->max_context > 0 && q.context > q.model->max_context) {
@@ -177,7 +156,8 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--count", a.count, "Number of GPUs (tensor parallel); default 1, or as many identical GPUs as --gpu auto finds")
       ->each([&a](const std::string&) { a.count_given = true; });
   sub.add_option("--model-size", a.model_size, "Model size: 70b, 8B, 1.5b, 8x7b, 235b-a22b");
-  sub.add_option("--model", a.model, "A model record id (llama-3.1-70b)");
+  sub.add_option("--model", a.model, "A model record id (llama-3.1-70b), a Hugging Face repo (Qwen/Qwen3-32B-AWQ[@REV], "
+                 "ORG/NAME-GGUF:Q4_K_M) or URL, or a checkpoint folder or .gguf file");
   sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");
   sub.add_option("--engine", a.engines, "Restrict to an engine (repeatable: vllm, sglang, trtllm, llama-cpp …)")->delimiter(',');
   sub.add_option("--context", a.context, "Context length in tokens (8192, 128k, 1m); default 8192, or the model's maximum if shorter")
@@ -217,7 +197,7 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
   return [args, &ctx]() {
     require_format(ctx, "recommend");
     const Graph& g = ctx.graph();
-    Query q = query_of(g, *args);
+    Query q = query_of(g, *args, ctx.hub());
     spdlog::info("model: {} ({}); {:.1f}B parameters, {:.1f}B active", q.model->description, q.model->origin,
                  q.model->params_b, q.model->active_params_b);
     spdlog::info("query: {} x{} ({}), context {}, batch {}, objective {}", q.accelerator ? q.accelerator->id : "?", q.count,

@@ -11,7 +11,8 @@
 #include "qsel/cli/context.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/verify_report.h"
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
+#include "qsel/model/resolve.h"
 #include "qsel/rules/verify.h"
 
 namespace qsel {
@@ -28,7 +29,7 @@ Runner setup_verify(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<VerifyArgs>();
   sub.add_option("--log", a->log, "The engine's start-up log; - reads standard input")->required();
   sub.add_option("--gpu", a->gpu, "The GPU it ran on (id, spelling, target, or auto); default: the compute capability the log prints");
-  sub.add_option("--model", a->model, "The checkpoint it served (folder, config.json or .gguf): its format is the one expected");
+  sub.add_option("--model", a->model, "The checkpoint it served (folder, config.json, .gguf, or a Hugging Face repo): its format is the one expected");
   sub.add_option("--quant", a->format, "The quantization format it served, when no checkpoint is at hand (awq, nvfp4, gguf-q4-k-m …)");
   sub.add_option("--engine", a->engine, "The engine (vllm, sglang, trtllm, llama-cpp …); default: detected from the log");
   sub.add_option("--flag", a->flags, "A serving fact, KEY[=VALUE] (checkpoint=w4a16)");
@@ -48,7 +49,7 @@ Runner setup_verify(CLI::App& sub, Context& ctx) {
       if (!r.target) throw UsageError(fmt::format("{} names no target record", gpu->accelerator->id));
     }
     if (!a->model.empty()) {
-      Checkpoint c = read_checkpoint(a->model);
+      Checkpoint c = read_model_files(a->model, ctx.hub()).checkpoint;
       CheckpointAnalysis an = analyze_checkpoint(g, c);
       if (!an.format) throw UsageError(fmt::format("{}: its quantization matches no format record (qsel inspect {} shows what was read)", a->model, a->model));
       r.format = an.format;

@@ -25,6 +25,8 @@ Style Context::style() const {
   return s;
 }
 
+HubSettings Context::hub() const { return hub_settings_from_environment(offline, verbosity >= 0); }
+
 const std::map<std::string, nlohmann::json>& Context::schemas() { return embedded_schemas(); }
 
 const Graph& Context::graph() {

@@ -39,6 +39,7 @@ std::string render_inspect_text(const json& r, const Style& st) {
   std::string shown = read.size() > 4 ? fmt::format("{}, … ({} files)", fmt::join(read.begin(), read.begin() + 3, ", "), read.size())
                                       : fmt::format("{}", fmt::join(read, ", "));
   out += line(st, "Read", shown.empty() ? "nothing" : shown);
+  if (r.contains("source") && r["source"].is_string()) out += line(st, "From", str(r["source"]));
   if (r["model"].is_object()) {
     const auto& m = r["model"];
     out += line(st, "Model", str(m["description"]) + (m["architecture"].is_string() ? " — " + str(m["architecture"]) : ""));

@@ -56,7 +56,7 @@ void memory_json(const Memory& m, ojson& j) {
 }
 
 ojson model_json(const ModelSpec& m) {
-  ojson j = {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"params_b", m.params_b},
+  ojson j = {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"source", m.source}, {"params_b", m.params_b},
              {"active_params_b", m.active_params_b}, {"layers", m.layers}, {"kv_heads", m.kv_heads},
              {"head_dim", m.head_dim}, {"attention", m.attention}, {"notes", m.notes}};
   if (m.checkpoint) {

@@ -4,6 +4,7 @@
 
 #include "qsel/loader/schema_set.h"
 #include "support/checkpoints.h"
+#include "support/hub_fixtures.h"
 
 using qsel::test::run_cli;
 using nlohmann::json;
@@ -87,4 +88,34 @@ TEST_CASE("inspect e2e: --format json matches schemas/output/inspect.schema.json
     REQUIRE(r.code == 0);
     for (const auto& v : set.validate("output", json::parse(r.out), qsel::Marks{}, "inspect")) FAIL(v.message);
   }
+}
+
+TEST_CASE("inspect: a Hub GGUF repo with a tag reads only that file's header, by Range", "[cli][inspect][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_llama_gguf(s);
+  qsel::test::TempDir cache;
+  auto r = qsel::test::run_binary_env(qsel::test::hub_env(s, cache), std::string("inspect --format json ") + qsel::test::kGgufRepo + ":Q4_K_M");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["format"]["id"] == "gguf-q4-k-m");
+  CHECK(j["model"]["layers"] == 32);
+  CHECK(j["source"].get<std::string>().find("unsloth/Llama-3.1-8B-Instruct-GGUF at main (commit 89abcdef0123)") != std::string::npos);
+  for (const auto& line : s.log()) CHECK(line.find("Q8_0") == std::string::npos);  // the other quantizations are never touched
+}
+
+TEST_CASE("inspect: a Hub repo that is not there, or gated, is one line and exit 2", "[cli][inspect][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_misbehaving(s);
+  qsel::test::TempDir cache;
+  auto gated = qsel::test::run_binary_env(qsel::test::hub_env(s, cache), "inspect test/gated");
+  CHECK(gated.code == 2);
+  CHECK(gated.err == "qsel: error: test/gated: gated: accept the licence on the model page (" + s.endpoint() + "/test/gated) and set HF_TOKEN\n");
+  auto missing = qsel::test::run_binary_env(qsel::test::hub_env(s, cache), "inspect nobody/nothing");
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("nobody/nothing: no such model repository on " + s.endpoint()) != std::string::npos);
+  auto token = qsel::test::run_binary_env(qsel::test::hub_env(s, cache) + "HF_TOKEN=hf_do_not_print_me ", "-vv inspect test/gated");
+  CHECK(token.code == 2);
+  CHECK(token.err.find("hf_do_not_print_me") == std::string::npos);
+  CHECK(token.err.find("the token from HF_TOKEN has no access") != std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "support/fixtures.h"
+#include "support/hub_fixtures.h"
 
 using qsel::test::run_cli;
 using nlohmann::json;
@@ -348,4 +349,48 @@ TEST_CASE("recommend e2e: an offload plan pays for the speed it gives up", "[e2e
   CHECK(top["placement"]["kind"] == "layers");
   CHECK(top["format"].get<std::string>().find("q4") != std::string::npos);
   CHECK(!big["tradeoffs"].empty());
+}
+
+TEST_CASE("recommend: models named as the Hub names them (README examples)", "[cli][recommend][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_qwen3_32b_awq(s);
+  qsel::test::TempDir cache;
+  std::string env = qsel::test::hub_env(s, cache);
+  SECTION("a repo a record lists: the record, no request") {
+    auto r = qsel::test::run_binary_env(env, "recommend --gpu rtx-4090 --model meta-llama/Llama-3.1-8B-Instruct --format json");
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["model"]["id"] == "llama-3.1-8b");
+    CHECK(j["model"]["origin"] == "record");
+    CHECK(s.requests() == 0);
+  }
+  SECTION("a checkpoint read from the Hub is served as shipped AWQ; the second query makes no request") {
+    auto r = qsel::test::run_binary_env(env, "recommend --gpu rtx-4090 --model Qwen/Qwen3-32B-AWQ@main --format json");
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["model"]["origin"] == "hub");
+    CHECK(j["model"]["checkpoint"]["format"] == "awq");
+    CHECK(j["candidates"][0]["format"] == "awq");
+    CHECK(j["candidates"][0]["shipped"] == true);
+    int first = s.requests();
+    CHECK(first == 9);  // the file list, then config.json, the index and two shard headers: each a redirect and its answer
+    auto again = qsel::test::run_binary_env(env, "recommend --gpu rtx-4090 --model Qwen/Qwen3-32B-AWQ@main --format json");
+    CHECK(again.code == 0);
+    auto k = nlohmann::json::parse(again.out);
+    CHECK(k["candidates"] == j["candidates"]);
+    CHECK(k["model"]["source"].get<std::string>().find("0 request(s), 5 answer(s) from the cache") != std::string::npos);
+    CHECK(s.requests() == first);
+    auto offline = qsel::test::run_binary_env(env, "--offline recommend --gpu rtx-4090 --model Qwen/Qwen3-32B-AWQ@main --format json");
+    CHECK(offline.code == 0);
+    CHECK(s.requests() == first);
+  }
+  SECTION("--offline with nothing cached is one line, exit 2") {
+    auto r = qsel::test::run_binary_env(env, "--offline recommend --gpu rtx-4090 --model Qwen/Qwen3-32B-AWQ@main");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("Qwen/Qwen3-32B-AWQ@main: not in the cache (") == 0 + std::string("qsel: error: ").size());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(s.requests() == 0);
+  }
 }

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "support/fixtures.h"
+#include "support/hub_fixtures.h"
 
 using qsel::test::read_text;
 using qsel::test::source_dir;
@@ -19,6 +20,11 @@ TEST_CASE("readme: every Usage example runs from the source folder with exit 0",
   std::istringstream block(readme.substr(from, to - from));
   std::string line;
   int ran = 0;
+  // The Hub examples read from the fixture Hub on the loopback address, with their own cache.
+  qsel::test::HubServer hub;
+  qsel::test::serve_qwen3_32b_awq(hub);
+  qsel::test::serve_llama_gguf(hub);
+  qsel::test::TempDir cache;
   while (std::getline(block, line)) {
     if (line.rfind("qsel ", 0) != 0) continue;
     auto comment = line.find("  #");
@@ -26,7 +32,7 @@ TEST_CASE("readme: every Usage example runs from the source folder with exit 0",
     INFO(line);
     // From the source folder, as a user in a fresh clone would run it.
     qsel::test::TempDir tmp;
-    std::string cmd = "cd '" + source_dir() + "' && " + QSEL_BINARY + " --color never " + args + " >" +
+    std::string cmd = "cd '" + source_dir() + "' && " + qsel::test::hub_env(hub, cache) + QSEL_BINARY + " --color never " + args + " >" +
                       (tmp.path() / "out").string() + " 2>" + (tmp.path() / "err").string();
     int status = std::system(cmd.c_str());
     qsel::test::CliResult r;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "qsel/core/errors.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

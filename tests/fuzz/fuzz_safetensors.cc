@@ -12,7 +12,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/graph/graph.h"
 #include "qsel/loader/corpus_blob.h"
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const qsel::Graph graph(qsel::embedded().corpus);

@@ -53,9 +53,11 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-CliResult run_binary(const std::string& args) {
+CliResult run_binary(const std::string& args) { return run_binary_env("", args); }
+
+CliResult run_binary_env(const std::string& env, const std::string& args) {
   TempDir tmp;
-  std::string cmd = std::string(QSEL_BINARY) + " " + args + " >" + (tmp.path() / "out").string() + " 2>" +
+  std::string cmd = env + std::string(QSEL_BINARY) + " " + args + " >" + (tmp.path() / "out").string() + " 2>" +
                     (tmp.path() / "err").string();
   int status = std::system(cmd.c_str());
   CliResult r;

@@ -31,6 +31,7 @@ struct CliResult {
 };
 CliResult run_cli(const std::vector<std::string>& args);          // in-process
 CliResult run_binary(const std::string& args);                     // the built qsel, via the shell
+CliResult run_binary_env(const std::string& env, const std::string& args);  // the same after a shell prefix ("env X=1 ")
 
 std::string source_dir();
 std::string read_text(const std::filesystem::path& p);

@@ -11,6 +11,7 @@
 
 #include "qsel/core/errors.h"
 #include "qsel/graph/graph.h"
+#include "qsel/model/hub.h"
 #include "qsel/report/style.h"
 
 namespace qsel {
@@ -20,6 +21,7 @@ struct Context {
   std::string format = "text";    // --format
   int verbosity = 0;              // -v raises, -q lowers
   std::string color = "auto";     // --color auto|always|never (--no-color: never)
+  bool offline = false;           // --offline: Hugging Face repos from the cache only
   std::ostream* out = nullptr;    // stdout unless a test redirects it
   std::ostream* err = nullptr;
 
@@ -30,6 +32,9 @@ struct Context {
   const Graph& graph();
   // The schemas that go with the corpus in use.
   const std::map<std::string, nlohmann::json>& schemas();
+  // How to reach the Hugging Face Hub: the environment (HF_ENDPOINT, HF_TOKEN,
+  // HF_HUB_OFFLINE, XDG_CACHE_HOME …) and --offline; a progress line unless -q.
+  HubSettings hub() const;
   // A note for the user on stderr ("fixed 3 finding(s)"); -q silences it.
   void note(const std::string& line) const;
   // Writes `j` as the command's JSON output.

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "qsel/rules/checkpoint_format.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/checkpoint_format.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 

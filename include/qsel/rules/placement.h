@@ -9,7 +9,7 @@
 #include <string>
 
 #include "qsel/graph/graph.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "qsel/graph/graph.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 

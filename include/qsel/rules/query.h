@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "qsel/graph/graph.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 #include "qsel/rules/placement.h"
 
 namespace qsel {

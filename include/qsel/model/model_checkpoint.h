@@ -2,8 +2,8 @@
 // GGUF metadata, its shipped format and stored bytes from analyze_checkpoint.
 #pragma once
 #include "qsel/artifact/checkpoint.h"
-#include "qsel/rules/checkpoint_format.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/checkpoint_format.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "qsel/core/errors.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 #include "support/fixtures.h"
 
 using namespace qsel;

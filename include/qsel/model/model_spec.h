@@ -17,7 +17,7 @@ struct Release {
   std::string repo;     // Hugging Face repo id
   bool primary = false; // the format the model ships in
   bool official = true;
-  bool local = false;   // the user's own files (--model PATH): `repo` is the path
+  bool local = false;   // the checkpoint the user named (--model PATH, or a Hub repo a record lists): served as it is
   bool qat = false;     // quantization-aware trained by the publisher: served as released, like the primary
   bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
 };
@@ -37,7 +37,8 @@ struct CheckpointFacts {
 struct ModelSpec {
   std::string id;            // model record id; empty for a config.json
   std::string description;   // "70B dense, reference architecture <model id> (…)"
-  std::string origin;        // "reference" | "record" | "config"
+  std::string origin;        // "reference" | "record" | "config" | "gguf" | "hub"
+  std::string source;        // where the facts were read: a record, a path, or the Hub repo and commit
   double params_b = 0;       // total parameters (billions)
   double active_params_b = 0;
   int layers = 0, kv_layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 namespace {

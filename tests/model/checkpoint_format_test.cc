@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "qsel/cli/context.h"
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
 #include "support/checkpoints.h"
 
 using namespace qsel;

@@ -1,4 +1,4 @@
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 #include <cmath>
 #include <fstream>

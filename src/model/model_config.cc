@@ -10,7 +10,7 @@
 #include "qsel/artifact/binary_file.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 
 namespace qsel {
 namespace {

@@ -1,4 +1,4 @@
-#include "qsel/rules/model_checkpoint.h"
+#include "qsel/model/model_checkpoint.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@ namespace qsel {
 ModelSpec model_from_checkpoint(const Checkpoint& c, const CheckpointAnalysis& a) {
   ModelSpec m;
   if (c.gguf) m = model_from_gguf(*c.gguf);
-  else if (!c.config_file.empty()) m = model_from_config(c.config_file);
+  else if (!c.config_file.empty()) m = model_from_config_text(c.config_text, c.config_file);
   else throw UsageError(fmt::format("{}: no config.json beside the weights, so the model's shape is unknown", c.path));
   CheckpointFacts facts;
   facts.path = c.path;

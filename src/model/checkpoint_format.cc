@@ -1,4 +1,4 @@
-#include "qsel/rules/checkpoint_format.h"
+#include "qsel/model/checkpoint_format.h"
 
 #include <algorithm>
 #include <cmath>

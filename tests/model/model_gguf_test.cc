@@ -2,7 +2,7 @@
 
 #include "qsel/artifact/gguf.h"
 #include "qsel/core/errors.h"
-#include "qsel/rules/model_spec.h"
+#include "qsel/model/model_spec.h"
 #include "support/artifact_writer.h"
 #include "support/fixtures.h"
 

@@ -1,0 +1,120 @@
+// The Hugging Face Hub as a place to read a model's headers from, never its
+// weights: a repository's file list (one API call), small JSON files whole, and
+// safetensors/GGUF headers by HTTP Range, grown until the header is complete.
+// Everything read is kept in a cache under $XDG_CACHE_HOME/qsel keyed by
+// repository, commit and ETag, so a second identical question is answered
+// without the network; --offline (or HF_HUB_OFFLINE=1) reads only the cache.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qsel/artifact/checkpoint.h"
+#include "qsel/net/http.h"
+
+namespace qsel {
+
+struct HubSettings {
+  std::string endpoint = "https://huggingface.co";  // HF_ENDPOINT
+  std::string token;                                 // HF_TOKEN or the token file; never printed
+  std::string token_from;                            // "HF_TOKEN" or the token file's path (for messages)
+  bool offline = false;                              // --offline or HF_HUB_OFFLINE=1: the cache only
+  std::string cache_dir;                             // $XDG_CACHE_HOME/qsel (QSEL_CACHE_DIR); empty = no cache
+  long fresh_s = 24 * 3600;                          // a branch's file list is reused this long before asking again
+  bool progress = false;                             // a progress line on stderr for slow requests
+  HttpOptions http;
+};
+
+// The settings from the environment (HF_ENDPOINT, HF_TOKEN, HF_TOKEN_PATH,
+// HF_HOME, HF_HUB_OFFLINE, HF_HUB_DOWNLOAD_TIMEOUT, HF_HUB_ETAG_TIMEOUT,
+// XDG_CACHE_HOME, QSEL_CACHE_DIR, HOME) and the two flags. A malformed
+// variable is a UsageError naming it.
+HubSettings hub_settings_from_environment(bool offline_flag, bool show_progress);
+
+// A model named the way the Hub names it.
+struct HubRef {
+  std::string repo;                // "Qwen/Qwen3-32B-AWQ"
+  std::string revision = "main";   // a branch, tag or commit
+  bool revision_given = false;     // "@rev" or a URL's revision
+  std::string file;                // one file in the repo (a URL's path): empty for the whole repo
+  std::string tag;                 // a GGUF quantization tag after ':' ("Q4_K_M")
+  std::string url;                 // a URL outside the Hub (a .gguf anywhere): read as one file
+  std::string display() const;     // "Qwen/Qwen3-32B-AWQ@main:Q4_K_M"
+};
+
+// ORG/NAME[@REVISION][:TAG], hf://ORG/NAME…, https://<endpoint>/ORG/NAME[/(resolve|blob|tree)/REV[/PATH]],
+// or any http(s) URL of a .gguf file. nullopt when `name` has none of those
+// shapes; a UsageError when it has one but a part is malformed.
+std::optional<HubRef> parse_hub_ref(std::string_view name, const std::string& endpoint);
+
+struct HubFile {
+  std::string path;
+  std::uint64_t size = 0;  // 0 when the listing did not say
+};
+
+struct HubRepo {
+  std::string repo, revision, sha;  // sha: the commit the revision pointed at
+  std::string gated;                // "", "auto" or "manual"
+  std::vector<HubFile> files;
+  bool from_cache = false;
+  const HubFile* find(const std::string& path) const;
+};
+
+class Hub {
+ public:
+  explicit Hub(HubSettings settings);
+  ~Hub();
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
+
+  const HubSettings& settings() const { return settings_; }
+  // The repository's files at `revision` (cached; a branch is asked again after fresh_s).
+  HubRepo repo(const std::string& repo, const std::string& revision);
+  // A file read whole (config.json, an index), at most `cap` bytes.
+  std::string small_file(const HubRepo& r, const std::string& path, std::size_t cap, std::string_view what);
+  // A file read by Range from its start, as far as a header reader asks.
+  std::unique_ptr<ByteSource> open(const HubRepo& r, const HubFile& f);
+  // A file outside the Hub (a GGUF URL), read by Range.
+  std::unique_ptr<ByteSource> open_url(const std::string& url);
+
+  int requests() const { return requests_; }           // HTTP requests made so far
+  int cache_hits() const { return cache_hits_; }       // reads answered by the cache
+  std::string file_url(const HubRepo& r, const std::string& path) const;
+
+  struct Impl;
+
+ private:
+  HubSettings settings_;
+  int requests_ = 0, cache_hits_ = 0;
+  std::unique_ptr<Impl> impl_;
+  friend struct Impl;
+};
+
+// A repository as a FileTree (artifact/checkpoint.h): what read_checkpoint_tree reads.
+class HubTree final : public FileTree {
+ public:
+  HubTree(Hub& hub, HubRepo repo) : hub_(hub), repo_(std::move(repo)) {}
+  std::string root() const override;
+  std::string name(const std::string& file) const override;
+  bool has(const std::string& file) const override;
+  std::vector<std::string> files_with_ext(std::string_view ext) const override;
+  std::string read_text(const std::string& file, std::size_t cap, std::string_view what) const override;
+  std::unique_ptr<ByteSource> open(const std::string& file) const override;
+  const HubRepo& repo() const { return repo_; }
+
+ private:
+  Hub& hub_;
+  HubRepo repo_;
+};
+
+// The GGUF files of a repository that a quantization tag names ("Q4_K_M"
+// matches "Llama-3.1-8B-Instruct-Q4_K_M.gguf" and the parts of a split file),
+// case-insensitively, whole words only. Empty when none.
+std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string& tag);
+// Every quantization tag the repository's GGUF files carry ("Q4_K_M", "Q8_0").
+std::vector<std::string> gguf_tags(const HubRepo& r);
+
+}  // namespace qsel

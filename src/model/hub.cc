@@ -1,0 +1,449 @@
+// The Hub client: a repository's file list, small files whole, headers by
+// Range, and the cache that makes a second question free. Each answer the Hub
+// gives that is not a file (401, 403, 404, a gated repository) becomes one line
+// that says what to do.
+#include "qsel/model/hub.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "qsel/artifact/binary_file.h"
+#include "qsel/core/errors.h"
+#include "qsel/core/text.h"
+#include "qsel/core/text_file.h"
+
+namespace qsel {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxListing = 32 << 20;        // the file list of a repository with thousands of files
+constexpr std::size_t kMaxFiles = 100000;
+constexpr std::uint64_t kFirstRange = 256 << 10;     // most safetensors headers fit; a GGUF header grows from here
+constexpr std::uint64_t kHeaderBudget = 128ull << 20;  // what qsel reads of one remote file (safetensors allows 100 MB)
+
+// A name that is safe as one path component: letters, digits, '-', '_' and
+// '.' (not leading) kept; every other byte percent-encoded.
+std::string component(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (std::isalnum(c) || c == '-' || c == '_' || (c == '.' && i > 0)) out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out.empty() ? "%" : out;
+}
+
+// A repository path in a URL: each segment percent-encoded, '/' kept.
+std::string url_path(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/' || c == '~') out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+long now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+bool is_commit(std::string_view s) {
+  return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+std::string human_bytes(std::uint64_t b) {
+  if (b >= (1ull << 30)) return fmt::format("{:.1f} GiB", b / double(1ull << 30));
+  if (b >= (1ull << 20)) return fmt::format("{:.1f} MiB", b / double(1ull << 20));
+  return fmt::format("{} KiB", (b + 1023) / 1024);
+}
+
+}  // namespace
+
+struct Hub::Impl {
+  Hub& hub;
+  explicit Impl(Hub& h) : hub(h) {}
+
+  const HubSettings& s() const { return hub.settings_; }
+  void hit() { hub.cache_hits_++; }
+
+  // ---- the cache ----------------------------------------------------------
+  fs::path repo_dir(const std::string& repo) const {
+    auto slash = repo.find('/');
+    return fs::path(s().cache_dir) / "hub" / component(url_host(s().endpoint)) / component(repo.substr(0, slash)) /
+           component(repo.substr(slash + 1));
+  }
+  fs::path ref_file(const std::string& repo, const std::string& rev) const { return repo_dir(repo) / "refs" / (component(rev) + ".json"); }
+  fs::path blob_file(const HubRepo& r, const std::string& path) const { return repo_dir(r.repo) / "files" / r.sha / component(path); }
+  fs::path url_file(const std::string& url) const { return fs::path(s().cache_dir) / "url" / sha256_hex(url).substr(0, 40); }
+
+  std::optional<std::string> cache_read(const fs::path& p, std::size_t cap) {
+    if (s().cache_dir.empty()) return std::nullopt;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) return std::nullopt;
+    try {
+      return read_text_file(p.string(), cap, "cache entry");
+    } catch (const UsageError& e) {
+      spdlog::warn("cache: {} (ignored)", e.what());
+      return std::nullopt;
+    }
+  }
+
+  void cache_write(const fs::path& p, std::string_view bytes) {
+    if (s().cache_dir.empty()) return;
+    try {
+      std::error_code ec;
+      fs::create_directories(p.parent_path(), ec);
+      if (ec) throw UsageError(fmt::format("{}: cannot create: {}", p.parent_path().string(), ec.message()));
+      write_file_atomic(p.string(), bytes);
+    } catch (const UsageError& e) {  // a full disk or a read-only cache costs speed, never the answer
+      spdlog::warn("cache: {} (the answer is not cached)", e.what());
+    }
+  }
+
+  std::optional<json> cache_json(const fs::path& p) {
+    auto text = cache_read(p, kMaxListing * 2);
+    if (!text) return std::nullopt;
+    try {
+      json j = json::parse(*text);
+      if (j.is_object()) return j;
+    } catch (const json::exception&) {
+    }
+    spdlog::warn("cache: {}: not a cache entry qsel wrote (ignored)", p.string());
+    return std::nullopt;
+  }
+
+  [[noreturn]] void offline_miss(const std::string& what) const {
+    if (s().cache_dir.empty()) throw UsageError(fmt::format("{}: offline, and no cache folder (set XDG_CACHE_HOME or HOME)", what));
+    throw UsageError(fmt::format("{}: not in the cache ({}) and offline (--offline or HF_HUB_OFFLINE); run it once online first", what,
+                                 s().cache_dir));
+  }
+
+  // ---- requests -----------------------------------------------------------
+  HttpResponse get(HttpRequest rq, const std::string& label) {
+    if (!s().token.empty() && url_host(rq.url) == url_host(s().endpoint)) rq.bearer = s().token;
+    HttpOptions o = s().http;
+    bool tty = s().progress && isatty(STDERR_FILENO);
+    if (tty)
+      o.progress = [label](std::uint64_t got, std::uint64_t total, bool done) {
+        if (done) std::fputs("\r\033[K", stderr);
+        else std::fprintf(stderr, "\r\033[Kqsel: reading %s … %s%s", printable(label).c_str(), human_bytes(got).c_str(),
+                          total ? (" of " + human_bytes(total)).c_str() : "");
+        std::fflush(stderr);
+      };
+    hub.requests_++;
+    return http_get(rq, o);
+  }
+
+  [[noreturn]] void fail(const HttpResponse& r, const std::string& repo, const std::string& what) const {
+    std::string code = r.header("x-error-code");
+    std::string page = s().endpoint + "/" + repo;
+    if (code == "GatedRepo" || ((r.status == 401 || r.status == 403) && to_lower(r.body).find("gated") != std::string::npos)) {
+      if (s().token.empty())
+        throw UsageError(fmt::format("{}: gated: accept the licence on the model page ({}) and set HF_TOKEN", repo, page));
+      throw UsageError(fmt::format("{}: gated, and the token from {} has no access to it yet: accept the licence on the model page ({})",
+                                   repo, s().token_from, page));
+    }
+    if (r.status == 401 || r.status == 403 || code == "RepoNotFound") {
+      if (s().token.empty())
+        throw UsageError(fmt::format("{}: no such model repository on {}, or a private one (set HF_TOKEN if it is yours)", repo, s().endpoint));
+      throw UsageError(fmt::format("{}: no such model repository on {}, or the token from {} has no access to it", repo, s().endpoint,
+                                   s().token_from));
+    }
+    if (code == "RevisionNotFound") throw UsageError(fmt::format("{}: no revision named in {}", repo, quote_value(what)));
+    if (r.status == 404 && code == "EntryNotFound") throw UsageError(fmt::format("{}: no file {} in the repository", repo, quote_value(what)));
+    if (r.status == 404) throw UsageError(fmt::format("{}: not found on {} ({})", repo, s().endpoint, what));
+    throw UsageError(fmt::format("{}: HTTP {} while reading {}", repo, r.status, what));
+  }
+
+  // ---- the file list --------------------------------------------------------
+  static HubRepo parse_listing(const std::string& repo, const std::string& rev, const json& j, const std::string& where) {
+    HubRepo r;
+    r.repo = repo;
+    r.revision = rev;
+    if (!j.is_object() || !j.contains("sha") || !j["sha"].is_string() || !is_commit(j["sha"].get<std::string>()))
+      throw UsageError(fmt::format("{}: expected the model's commit (\"sha\": 40 hex digits) in the answer", where));
+    r.sha = j["sha"].get<std::string>();
+    if (j.contains("gated") && j["gated"].is_string()) r.gated = j["gated"].get<std::string>().substr(0, 20);
+    if (!j.contains("siblings") || !j["siblings"].is_array()) throw UsageError(fmt::format("{}: expected a \"siblings\" list of files", where));
+    for (const auto& f : j["siblings"]) {
+      if (r.files.size() >= kMaxFiles) throw UsageError(fmt::format("{}: more than {} files in the repository", where, kMaxFiles));
+      if (!f.is_object() || !f.contains("rfilename") || !f["rfilename"].is_string()) continue;
+      HubFile hf;
+      hf.path = f["rfilename"].get<std::string>();
+      if (hf.path.empty() || hf.path.size() > 1000 || hf.path.front() == '/' || hf.path.find("..") != std::string::npos ||
+          hf.path.find('\0') != std::string::npos)
+        continue;  // never a path that could climb out of the cache folder
+      const json* size = f.contains("lfs") && f["lfs"].is_object() && f["lfs"].contains("size") ? &f["lfs"]["size"]
+                         : f.contains("size") ? &f["size"] : nullptr;
+      if (size && size->is_number_unsigned()) hf.size = size->get<std::uint64_t>();
+      r.files.push_back(std::move(hf));
+    }
+    return r;
+  }
+
+  HubRepo repo(const std::string& repo, const std::string& rev) {
+    fs::path ref = ref_file(repo, rev);
+    std::optional<json> cached = cache_json(ref);
+    std::string label = fmt::format("{}@{}", repo, rev);
+    auto from_cache = [&]() {
+      HubRepo r = parse_listing(repo, rev, (*cached)["listing"], ref.string());
+      r.from_cache = true;
+      hit();
+      return r;
+    };
+    if (cached && cached->contains("listing")) {
+      long fetched = cached->value("fetched", 0L);
+      if (s().offline || is_commit(rev) || now_s() - fetched < s().fresh_s) return from_cache();
+    }
+    if (s().offline) offline_miss(label);
+    HttpRequest rq;
+    rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, url_path(repo), url_path(rev));
+    // A revision with '/' (refs/pr/1) travels as one segment.
+    if (rev.find('/') != std::string::npos) {
+      std::string enc;
+      for (char c : rev) enc += c == '/' ? std::string("%2F") : std::string(1, c);
+      rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, url_path(repo), enc);
+    }
+    rq.max_bytes = kMaxListing;
+    if (cached && cached->contains("listing")) rq.if_none_match = cached->value("etag", std::string());
+    HttpResponse resp = get(rq, label + " (file list)");
+    if (resp.status == 304 && cached && cached->contains("listing")) {
+      (*cached)["fetched"] = now_s();
+      cache_write(ref, cached->dump());
+      return from_cache();
+    }
+    if (resp.status != 200) fail(resp, repo, rev);
+    json j;
+    try {
+      j = json::parse(resp.body);
+    } catch (const json::parse_error& e) {
+      throw UsageError(fmt::format("{}: byte {}: the file list is not JSON", rq.url, e.byte));
+    } catch (const json::exception&) {
+      throw UsageError(fmt::format("{}: the file list is not JSON", rq.url));
+    }
+    HubRepo r = parse_listing(repo, rev, j, rq.url);
+    json keep = {{"sha", r.sha}, {"gated", r.gated}, {"siblings", json::array()}};
+    for (const auto& f : r.files) keep["siblings"].push_back({{"rfilename", f.path}, {"size", f.size}});
+    cache_write(ref, json{{"fetched", now_s()}, {"etag", resp.header("etag")}, {"listing", keep}}.dump());
+    spdlog::info("hub: {} is commit {} ({} files)", label, r.sha.substr(0, 12), r.files.size());
+    return r;
+  }
+
+  // ---- files --------------------------------------------------------------
+  std::string small_file(const HubRepo& r, const std::string& path, std::size_t cap, std::string_view what) {
+    fs::path blob = blob_file(r, path);
+    if (auto meta = cache_json(fs::path(blob.string() + ".meta.json")); meta && meta->value("complete", false))
+      if (auto text = cache_read(blob, cap)) {
+        hit();
+        return *text;
+      }
+    std::string label = fmt::format("{}/{}", r.repo, path);
+    if (s().offline) offline_miss(label);
+    HttpRequest rq;
+    rq.url = hub.file_url(r, path);
+    rq.max_bytes = cap;
+    HttpResponse resp = get(rq, label);
+    if (resp.status != 200) fail(resp, r.repo, path);
+    (void)what;
+    cache_write(blob, resp.body);
+    cache_write(fs::path(blob.string() + ".meta.json"), json{{"size", resp.body.size()}, {"complete", true}, {"etag", resp.header("etag")}}.dump());
+    return resp.body;
+  }
+};
+
+namespace {
+
+// A file on a server read from its start by Range, as far as a reader asks.
+// What was read is kept in the cache beside its size, so the next reader of the
+// same header makes no request.
+class RemoteFile final : public ByteSource {
+ public:
+  RemoteFile(Hub::Impl& impl, std::string url, std::string name, fs::path cache, std::string repo, std::uint64_t size)
+      : impl_(impl), url_(std::move(url)), name_(std::move(name)), cache_(std::move(cache)), repo_(std::move(repo)), size_(size) {
+    if (auto meta = impl_.cache_json(fs::path(cache_.string() + ".meta.json"))) {
+      std::uint64_t cached_size = meta->value("size", std::uint64_t{0});
+      if (cached_size > 0 && (size_ == 0 || size_ == cached_size))
+        if (auto bytes = impl_.cache_read(cache_, kHeaderBudget)) {
+          size_ = cached_size;
+          prefix_ = std::move(*bytes);
+          impl_.hit();
+        }
+    }
+    if (size_ == 0) grow(std::min<std::uint64_t>(kFirstRange, kHeaderBudget));  // learns the size from Content-Range
+  }
+
+  const std::string& path() const override { return name_; }
+  std::uint64_t size() const override { return size_; }
+  bool read_at(std::uint64_t offset, void* out, std::size_t n) const override {
+    if (offset > size_ || n > size_ - offset) return false;
+    if (offset + n > prefix_.size()) grow(offset + n);
+    std::memcpy(out, prefix_.data() + offset, n);
+    return true;
+  }
+
+ private:
+  void grow(std::uint64_t end) const {
+    if (impl_.s().offline) impl_.offline_miss(prefix_.empty() ? name_ : fmt::format("{} (bytes {} to {})", name_, prefix_.size(), end));
+    std::uint64_t want = std::max<std::uint64_t>({end, prefix_.size() * 2, kFirstRange});
+    if (size_ > 0) want = std::min(want, size_);
+    if (want > kHeaderBudget)
+      throw UsageError(fmt::format("{}: byte {}: the header runs past the {} qsel reads of a remote file", name_, end, human_bytes(kHeaderBudget)));
+    HttpRequest rq;
+    rq.url = url_;
+    rq.range = {prefix_.size(), want - 1};
+    rq.max_bytes = static_cast<std::size_t>(kHeaderBudget);
+    HttpResponse r = impl_.get(rq, name_);
+    if (r.status == 416) throw UsageError(fmt::format("{}: the server says bytes {}+ are outside the file", name_, prefix_.size()));
+    if (r.status != 206 && r.status != 200) impl_.fail(r, repo_, name_);
+    if (size_ == 0) {
+      if (r.total_size == 0) throw UsageError(fmt::format("{}: the server does not say how large the file is", name_));
+      size_ = r.total_size;
+      want = std::min(want, size_);
+    }
+    std::uint64_t expect = want - prefix_.size();
+    if (r.body.size() < expect)
+      throw UsageError(fmt::format("{}: asked for bytes {} to {}, the server sent {} bytes", name_, prefix_.size(), want - 1, r.body.size()));
+    prefix_.append(r.body, 0, static_cast<std::size_t>(expect));
+    impl_.cache_write(cache_, prefix_);
+    impl_.cache_write(fs::path(cache_.string() + ".meta.json"), json{{"size", size_}, {"url", url_}}.dump());
+  }
+
+  Hub::Impl& impl_;
+  std::string url_, name_;
+  fs::path cache_;
+  std::string repo_;
+  mutable std::uint64_t size_;
+  mutable std::string prefix_;
+};
+
+}  // namespace
+
+const HubFile* HubRepo::find(const std::string& path) const {
+  for (const auto& f : files)
+    if (f.path == path) return &f;
+  return nullptr;
+}
+
+Hub::Hub(HubSettings settings) : settings_(std::move(settings)), impl_(std::make_unique<Impl>(*this)) {}
+Hub::~Hub() = default;
+
+HubRepo Hub::repo(const std::string& repo, const std::string& revision) { return impl_->repo(repo, revision); }
+
+std::string Hub::file_url(const HubRepo& r, const std::string& path) const {
+  return fmt::format("{}/{}/resolve/{}/{}", settings_.endpoint, url_path(r.repo), r.sha, url_path(path));
+}
+
+std::string Hub::small_file(const HubRepo& r, const std::string& path, std::size_t cap, std::string_view what) {
+  return impl_->small_file(r, path, cap, what);
+}
+
+std::unique_ptr<ByteSource> Hub::open(const HubRepo& r, const HubFile& f) {
+  auto file = std::make_unique<RemoteFile>(*impl_, file_url(r, f.path), fmt::format("{}/{}", r.repo, f.path), impl_->blob_file(r, f.path), r.repo,
+                                           f.size);
+  return file;
+}
+
+std::unique_ptr<ByteSource> Hub::open_url(const std::string& url) {
+  return std::make_unique<RemoteFile>(*impl_, url, url, impl_->url_file(url), url_host(url), 0);
+}
+
+// ---- the repository as a FileTree ----------------------------------------------
+
+std::string HubTree::root() const { return fmt::format("{}@{}", repo_.repo, repo_.revision); }
+std::string HubTree::name(const std::string& file) const { return fmt::format("{}/{}", repo_.repo, file); }
+bool HubTree::has(const std::string& file) const { return repo_.find(file) != nullptr; }
+
+std::vector<std::string> HubTree::files_with_ext(std::string_view ext) const {
+  std::vector<std::string> out;
+  for (const auto& f : repo_.files)
+    if (f.path.find('/') == std::string::npos && f.path.size() > ext.size() && f.path.ends_with(ext)) out.push_back(f.path);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string HubTree::read_text(const std::string& file, std::size_t cap, std::string_view what) const {
+  if (const HubFile* f = repo_.find(file); f && f->size > cap)
+    throw UsageError(fmt::format("{}: file is {} bytes; a {} may be at most {} bytes", name(file), f->size, what, cap));
+  return hub_.small_file(repo_, file, cap, what);
+}
+
+std::unique_ptr<ByteSource> HubTree::open(const std::string& file) const {
+  const HubFile* f = repo_.find(file);
+  if (!f) throw UsageError(fmt::format("{}: the index names {}, which the repository does not have", root(), quote_value(file)));
+  return hub_.open(repo_, *f);
+}
+
+// ---- GGUF quantization tags ------------------------------------------------------
+
+namespace {
+
+std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// "-00001-of-00003" before ".gguf": a split file's part.
+bool split_part(std::string_view stem, std::string_view* rest) {
+  constexpr std::size_t n = 15;  // "-00001-of-00003"
+  if (stem.size() <= n) return false;
+  std::string_view tail = stem.substr(stem.size() - n);
+  bool shape = tail[0] == '-' && tail.substr(6, 4) == "-of-";
+  for (std::size_t i : {1u, 2u, 3u, 4u, 5u, 10u, 11u, 12u, 13u, 14u}) shape = shape && std::isdigit(static_cast<unsigned char>(tail[i]));
+  if (shape) *rest = stem.substr(0, stem.size() - n);
+  return shape;
+}
+
+std::string stem_of(const std::string& path) {
+  std::string b = base_name(path);
+  std::string_view s(b);
+  s.remove_suffix(5);  // ".gguf"
+  std::string_view rest;
+  if (split_part(s, &rest)) s = rest;
+  return std::string(s);
+}
+
+bool gguf_path(const std::string& p) { return p.size() > 5 && to_lower(p.substr(p.size() - 5)) == ".gguf"; }
+
+}  // namespace
+
+std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string& tag) {
+  std::string t = to_lower(tag);
+  std::vector<std::string> out;
+  for (const auto& f : r.files) {
+    if (!gguf_path(f.path)) continue;
+    std::string s = to_lower(stem_of(f.path));
+    for (std::size_t at = s.find(t); at != std::string::npos; at = s.find(t, at + 1)) {
+      bool left = at == 0 || s[at - 1] == '-' || s[at - 1] == '.' || s[at - 1] == '_';
+      bool right = at + t.size() == s.size() || s[at + t.size()] == '-' || s[at + t.size()] == '.';
+      if (left && right) {
+        out.push_back(f.path);
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> gguf_tags(const HubRepo& r) {
+  std::vector<std::string> out;
+  for (const auto& f : r.files) {
+    if (!gguf_path(f.path)) continue;
+    std::string s = stem_of(f.path);
+    std::size_t cut = s.find_last_of("-.");
+    std::string tag = cut == std::string::npos ? s : s.substr(cut + 1);
+    if (!tag.empty() && tag.size() <= 32 && std::find(out.begin(), out.end(), tag) == out.end()) out.push_back(tag);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace qsel

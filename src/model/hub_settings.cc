@@ -1,0 +1,86 @@
+// The Hub client's settings from the environment, with the names the
+// huggingface_hub library uses, so a user's existing setup carries over.
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "qsel/core/errors.h"
+#include "qsel/core/text_file.h"
+#include "qsel/model/hub.h"
+
+namespace qsel {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+bool truthy(const std::string& v) {
+  std::string l;
+  for (char c : v) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return l == "1" || l == "true" || l == "yes" || l == "on";
+}
+
+// Whole seconds in [1, 600] from a variable; `fallback` when unset.
+long seconds(const char* name, long fallback) {
+  std::string v = env(name);
+  if (v.empty()) return fallback;
+  long s = 0;
+  bool ok = v.size() <= 6;
+  for (char c : v) ok = ok && c >= '0' && c <= '9';
+  if (ok) s = std::stol(v);
+  if (!ok || s < 1 || s > 600) throw UsageError(fmt::format("{}=\"{}\": expected whole seconds from 1 to 600", name, v.substr(0, 40)));
+  return s;
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+  std::size_t start = s.find_first_not_of(" \t");
+  return start == std::string::npos ? std::string() : s.substr(start);
+}
+
+}  // namespace
+
+HubSettings hub_settings_from_environment(bool offline_flag, bool show_progress) {
+  HubSettings s;
+  if (std::string e = env("HF_ENDPOINT"); !e.empty()) {
+    while (!e.empty() && e.back() == '/') e.pop_back();
+    if (url_host(e).empty()) throw UsageError(fmt::format("HF_ENDPOINT=\"{}\": expected an http:// or https:// URL", e.substr(0, 200)));
+    s.endpoint = e;
+  }
+  s.offline = offline_flag || truthy(env("HF_HUB_OFFLINE"));
+  s.http.stall_timeout_s = seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10);
+  s.http.connect_timeout_s = seconds("HF_HUB_ETAG_TIMEOUT", 10);
+  s.progress = show_progress;
+  // The token: HF_TOKEN, else the file `huggingface-cli login` / `hf auth login` writes.
+  if (std::string t = env("HF_TOKEN"); !t.empty()) {
+    s.token = trimmed(t);
+    s.token_from = "HF_TOKEN";
+  } else if (std::string t2 = env("HUGGING_FACE_HUB_TOKEN"); !t2.empty()) {
+    s.token = trimmed(t2);
+    s.token_from = "HUGGING_FACE_HUB_TOKEN";
+  } else {
+    std::string file = env("HF_TOKEN_PATH");
+    if (file.empty()) {
+      std::string hf_home = env("HF_HOME");
+      if (hf_home.empty() && !env("XDG_CACHE_HOME").empty()) hf_home = env("XDG_CACHE_HOME") + "/huggingface";
+      if (hf_home.empty() && !env("HOME").empty()) hf_home = env("HOME") + "/.cache/huggingface";
+      if (!hf_home.empty()) file = hf_home + "/token";
+    }
+    std::error_code ec;
+    if (!file.empty() && std::filesystem::is_regular_file(file, ec)) {
+      s.token = trimmed(read_text_file(file, 4096, "Hugging Face token file"));
+      s.token_from = file;
+    }
+  }
+  if (s.token.find_first_of("\r\n") != std::string::npos)
+    throw UsageError(fmt::format("{}: the token holds a line break; expected one line", s.token_from));
+  if (std::string d = env("QSEL_CACHE_DIR"); !d.empty()) s.cache_dir = d;
+  else if (std::string x = env("XDG_CACHE_HOME"); !x.empty()) s.cache_dir = x + "/qsel";
+  else if (std::string h = env("HOME"); !h.empty()) s.cache_dir = h + "/.cache/qsel";
+  return s;
+}
+
+}  // namespace qsel

@@ -1,0 +1,29 @@
+// Hub-shaped repositories for the loopback server (support/hub_server.h),
+// built from the format specs the way their producers lay them out: a Qwen3-32B
+// AWQ checkpoint (config.json with quantization_config, a shard index, two
+// shard headers), a Llama-3.1-8B GGUF repo (Q4_K_M, Q8_0 and a Q2_K split in two
+// parts), and one small repo per misbehaviour.
+#pragma once
+#include <string>
+
+#include "support/fixtures.h"
+#include "support/hub_server.h"
+
+namespace qsel::test {
+
+inline constexpr const char* kAwqRepo = "Qwen/Qwen3-32B-AWQ";
+inline constexpr const char* kAwqSha = "0123456789abcdef0123456789abcdef01234567";
+inline constexpr const char* kGgufRepo = "unsloth/Llama-3.1-8B-Instruct-GGUF";
+inline constexpr const char* kGgufSha = "89abcdef0123456789abcdef0123456789abcdef";
+
+void serve_qwen3_32b_awq(HubServer& s);
+void serve_llama_gguf(HubServer& s);
+// test/<name> for every Misbehave value but none (test/gated, test/flaky, …), each a tiny
+// llama checkpoint (config.json and one model.safetensors).
+void serve_misbehaving(HubServer& s);
+
+// A shell prefix that points the built qsel at `s` with its own cache folder
+// ("HF_ENDPOINT=… XDG_CACHE_HOME=… HF_TOKEN= HF_HOME=… "), for run_binary.
+std::string hub_env(const HubServer& s, const TempDir& cache);
+
+}  // namespace qsel::test

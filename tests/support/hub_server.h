@@ -1,0 +1,74 @@
+// A Hugging Face Hub on the loopback address, started by the test itself: the
+// same URLs the real Hub answers (/api/models/{repo}/revision/{rev} with the
+// file list, /{repo}/resolve/{rev}/{file} redirecting to a second path that
+// serves the bytes with Range and ETag), and the ways a real network misbehaves,
+// chosen per repository. Only HF_ENDPOINT points qsel at it: the production
+// code path is the one tested.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace qsel::test {
+
+// What a repository does besides answering well.
+enum class Misbehave {
+  none,
+  gated,          // the list answers (gated: manual); files: 401 GatedRepo without a token, 403 with one
+  private_repo,   // everything: 401 RepoNotFound
+  rate_limited,   // the first file-list request: 429 with Retry-After: 1
+  flaky,          // the first file-list request: 500
+  short_body,     // files: a Content-Length larger than the bytes sent, then the connection closes
+  ignore_range,   // files: 200 and the whole file for a Range request
+  redirect_loop,  // files: a redirect to itself
+  never_ends,     // files: the headers and a few bytes, then nothing until the server stops
+  huge_length,    // files: "Content-Length: 10737418240" for a small file, then its bytes
+};
+
+struct ServedFile {
+  std::string bytes;        // the file's start (a header); the rest reads as zeros
+  std::uint64_t size = 0;   // the whole file's size (>= bytes.size())
+};
+
+class HubServer {
+ public:
+  HubServer();
+  ~HubServer();
+  HubServer(const HubServer&) = delete;
+  HubServer& operator=(const HubServer&) = delete;
+
+  std::string endpoint() const;  // "http://127.0.0.1:PORT"
+  // A repository at commit `sha` (40 hex), answering on revision "main" and on its sha.
+  void add_repo(const std::string& repo, const std::string& sha, Misbehave how = Misbehave::none);
+  void add_file(const std::string& repo, const std::string& path, const std::string& bytes, std::uint64_t size = 0);
+  int requests() const { return requests_.load(); }
+  std::vector<std::string> log() const;  // "GET /api/models/… 200", one line per request
+
+ private:
+  struct Repo {
+    std::string sha;
+    Misbehave how = Misbehave::none;
+    std::map<std::string, ServedFile> files;
+    int list_requests = 0;
+  };
+  void accept_loop();
+  void serve(int fd);
+  std::string answer(const std::string& method, const std::string& target, const std::map<std::string, std::string>& headers, int fd,
+                     bool* sent);
+
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> requests_{0};
+  std::thread acceptor_;
+  mutable std::mutex mu_;
+  std::vector<std::thread> workers_;
+  std::map<std::string, Repo> repos_;
+  std::vector<std::string> log_;
+};
+
+}  // namespace qsel::test
