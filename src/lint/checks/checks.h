@@ -34,6 +34,8 @@ Check quote_commit_conflict();         // QS035
 Check fp64_rate_mismatch();            // QS036
 Check contested_outranks_record();     // QS037
 Check stale_engine_fact();             // QS038
+Check release_url_mismatch();          // QS039
+Check duplicate_release_repo();        // QS040
 
 // QS001, QS002, QS006-QS011, QS013, QS014: reported by the loader.
 const std::vector<RuleInfo>& loader_rules();
