@@ -9,11 +9,11 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns linear_regex)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns linear_regex hub)
 build=build-san
 [ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
 seeds="$build/fuzz/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,linear_regex}
+rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,linear_regex,hub}
 # Record files, each prefixed with its kind's index (the harness's first byte picks the kind).
 i=0
 for kind in formats accelerators targets kernels engines matrices benchmarks gotchas models techniques facts questions; do
@@ -44,6 +44,13 @@ for pt in '^[a-z0-9]([a-z0-9.-]{0,78}[a-z0-9])?$|h100-sxm' '^https?://|https://e
   { printf "\\$(printf '%03o' "$(printf '%s' "$p" | wc -c)")"; printf '%s%s' "$p" "$t"; } > "$seeds/linear_regex/seed-$n"
   n=$((n + 1))
 done
+# Hub names (first byte 0) and a Hub file list (first byte 1).
+n=0
+for name in 'Qwen/Qwen3-32B-AWQ' 'unsloth/Llama-3.1-8B-Instruct-GGUF@refs/pr/1:Q4_K_M' \
+            'https://huggingface.co/bartowski/X-GGUF/resolve/main/sub/X-Q8_0.gguf?download=true' 'https://example.com/m.gguf'; do
+  { printf '\000'; printf '%s' "$name"; } > "$seeds/hub/name-$n"; n=$((n + 1))
+done
+{ printf '\001'; printf '%s' '{"id":"org/name","sha":"0123456789abcdef0123456789abcdef01234567","gated":false,"siblings":[{"rfilename":"config.json","size":700},{"rfilename":"Q2_K/m-Q2_K-00001-of-00002.gguf","lfs":{"size":9}},{"rfilename":"m-Q4_K_M.gguf","size":5}]}'; } > "$seeds/hub/listing"
 status=0
 for h in "${harnesses[@]}"; do
   work="$build/fuzz/$h"

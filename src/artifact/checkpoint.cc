@@ -39,6 +39,8 @@ std::string where(const std::string& path, const std::string& text, std::size_t 
 json parse_json(const std::string& path, const std::string& text, std::string_view what) {
   if (std::size_t bad = find_invalid_utf8(text); bad != std::string::npos)
     throw UsageError(fmt::format("{}: not valid UTF-8", where(path, text, bad)));
+  if (json_nesting(text) > kMaxJsonNesting)
+    throw UsageError(fmt::format("{}: JSON nested deeper than {} levels ({} expected)", path, kMaxJsonNesting, what));
   json j;
   try {
     j = json::parse(text);

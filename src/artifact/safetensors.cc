@@ -17,25 +17,6 @@ constexpr std::uint64_t kMaxHeader = 100000000;  // the safetensors crate's MAX_
 constexpr std::size_t kMaxTensors = 200000;
 constexpr int kMaxDepth = 16;
 
-// Deepest bracket nesting outside strings: a header is three levels deep, so a
-// deeper one is refused before the JSON parser sees it.
-int nesting(std::string_view s) {
-  int depth = 0, max = 0;
-  bool in_string = false, escaped = false;
-  for (char c : s) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '{' || c == '[') max = std::max(max, ++depth);
-    else if (c == '}' || c == ']') --depth;
-  }
-  return max;
-}
-
 std::uint64_t count(const json& v) {
   return v.is_number_unsigned() ? v.get<std::uint64_t>() : v.is_number_integer() && v.get<long long>() >= 0 ? v.get<std::uint64_t>()
                                                                                                           : ~std::uint64_t(0);
@@ -70,7 +51,7 @@ SafetensorsFile read_safetensors(const ByteSource& f) {
   std::string header = c.bytes(s.header_size, kMaxHeader, "the header");
   if (header.empty() || header[0] != '{') c.fail_at(8, "the header must start with '{'");
   if (std::size_t bad = find_invalid_utf8(header); bad != std::string::npos) c.fail_at(8 + bad, "the header is not valid UTF-8");
-  if (nesting(header) > kMaxDepth) c.fail_at(8, fmt::format("the header nests deeper than {} levels", kMaxDepth));
+  if (json_nesting(header) > kMaxDepth) c.fail_at(8, fmt::format("the header nests deeper than {} levels", kMaxDepth));
   json h;
   try {
     h = json::parse(header);

@@ -70,8 +70,8 @@ ojson explain_on(const Graph& g, const Record& f, const ExplainArgs& a) {
 
 // `qsel explain PATH [--on GPU]`: the format the checkpoint ships in, explained.
 ojson explain_checkpoint(const Graph& g, const ExplainArgs& a, const HubSettings& hub) {
-  Checkpoint c = read_model_files(a.topic, hub).checkpoint;
-  CheckpointAnalysis an = analyze_checkpoint(g, c);
+  ModelReading m = read_model(g, a.topic, hub);
+  const CheckpointAnalysis& an = m.analysis;
   if (!an.format)
     throw UsageError(fmt::format("{}: its quantization matches no format record (qsel inspect {} shows what was read)", a.topic, a.topic));
   ojson j = a.on.empty() ? explain_record(g, *an.format) : explain_on(g, *an.format, a);

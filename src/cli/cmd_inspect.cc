@@ -23,20 +23,10 @@ Runner setup_inspect(CLI::App& sub, Context& ctx) {
   sub.add_flag("--tensors", *tensors, "Also list every tensor (name, dtype, shape, bytes) in the JSON output");
   return [path, tensors, &ctx]() {
     require_format(ctx, "inspect");
-    ModelFiles files = read_model_files(*path, ctx.hub());
-    const Checkpoint& c = files.checkpoint;
-    CheckpointAnalysis a = analyze_checkpoint(ctx.graph(), c);
-    std::optional<ModelSpec> model;
-    std::string model_error;
-    try {  // the shape is a bonus here: a file whose header reads is still worth describing
-      if (c.gguf || !c.config_file.empty()) model = model_from_checkpoint(c, a);
-      if (model && files.remote) model->source = files.source;
-      else model_error = "no config.json beside the weights";
-    } catch (const UsageError& e) {
-      model_error = e.what();
-    }
-    auto result = inspect_json(c, a, model ? &*model : nullptr, model_error);
-    if (files.remote) result["source"] = files.source;
+    ModelReading m = read_model(ctx.graph(), *path, ctx.hub());
+    const Checkpoint& c = m.files.checkpoint;
+    auto result = inspect_json(c, m.analysis, m.model ? &*m.model : nullptr, m.model_error);
+    if (m.files.remote) result["source"] = m.files.source;
     if (*tensors) {
       result["tensor_list"] = nlohmann::ordered_json::array();
       for (const auto& t : c.tensors)

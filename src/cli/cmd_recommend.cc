@@ -98,12 +98,7 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   else if (gpu.count > 0 && a.count != gpu.count) q.gpu_note += fmt::format("; --count {} as given", a.count);
   q.model = resolve_model(g, {a.model_size, a.model, a.model_config}, hub);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
-  q.context = parse_context(a.context);
-  if (!a.context_given && q.model->max_context > 0 && q.context > q.model->max_context) {
-    q.model->notes.push_back(fmt::format("context {} (the model's maximum) instead of the default {}", q.model->max_context, q.context));
-    q.context = q.model->max_context;
-  }
-  if (std::string note = context_note(*q.model, q.context); !note.empty()) q.model->notes.push_back(note);
+  q.context = context_for(*q.model, parse_context(a.context), a.context_given);
   q.batch = a.batch;
   q.kv_cache = a.kv_cache;
   q.portable = a.portable;

@@ -49,8 +49,8 @@ Runner setup_verify(CLI::App& sub, Context& ctx) {
       if (!r.target) throw UsageError(fmt::format("{} names no target record", gpu->accelerator->id));
     }
     if (!a->model.empty()) {
-      Checkpoint c = read_model_files(a->model, ctx.hub()).checkpoint;
-      CheckpointAnalysis an = analyze_checkpoint(g, c);
+      ModelReading m = read_model(g, a->model, ctx.hub());
+      const CheckpointAnalysis& an = m.analysis;
       if (!an.format) throw UsageError(fmt::format("{}: its quantization matches no format record (qsel inspect {} shows what was read)", a->model, a->model));
       r.format = an.format;
       r.format_source = fmt::format("{} is {} ({})", a->model, an.format->id, an.matched_by);

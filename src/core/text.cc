@@ -221,4 +221,21 @@ std::string valid_utf8(std::string_view text) {
 }
 std::string printable_lines(std::string_view text) { return escaped(text, true); }
 
+int json_nesting(std::string_view s) {
+  int depth = 0, max = 0;
+  bool in_string = false, escaped = false;
+  for (char c : s) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') max = std::max(max, ++depth);
+    else if (c == '}' || c == ']') --depth;
+  }
+  return max;
+}
+
 }  // namespace qsel

@@ -114,6 +114,7 @@ struct Hub::Impl {
   std::optional<json> cache_json(const fs::path& p) {
     auto text = cache_read(p, kMaxListing * 2);
     if (!text) return std::nullopt;
+    if (json_nesting(*text) > kMaxJsonNesting) text = "-";  // not an entry qsel wrote
     try {
       json j = json::parse(*text);
       if (j.is_object()) return j;
@@ -224,15 +225,7 @@ struct Hub::Impl {
       return from_cache();
     }
     if (resp.status != 200) fail(resp, repo, rev);
-    json j;
-    try {
-      j = json::parse(resp.body);
-    } catch (const json::parse_error& e) {
-      throw UsageError(fmt::format("{}: byte {}: the file list is not JSON", rq.url, e.byte));
-    } catch (const json::exception&) {
-      throw UsageError(fmt::format("{}: the file list is not JSON", rq.url));
-    }
-    HubRepo r = parse_listing(repo, rev, j, rq.url);
+    HubRepo r = hub_repo_from_listing(resp.body, repo, rev, rq.url);
     json keep = {{"sha", r.sha}, {"gated", r.gated}, {"siblings", json::array()}};
     for (const auto& f : r.files) keep["siblings"].push_back({{"rfilename", f.path}, {"size", f.size}});
     cache_write(ref, json{{"fetched", now_s()}, {"etag", resp.header("etag")}, {"listing", keep}}.dump());
@@ -328,6 +321,19 @@ class RemoteFile final : public ByteSource {
 };
 
 }  // namespace
+
+HubRepo hub_repo_from_listing(const std::string& text, const std::string& repo, const std::string& rev, const std::string& where) {
+  if (json_nesting(text) > kMaxJsonNesting) throw UsageError(fmt::format("{}: the file list nests deeper than {} levels", where, kMaxJsonNesting));
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw UsageError(fmt::format("{}: byte {}: the file list is not JSON", where, e.byte));
+  } catch (const json::exception&) {
+    throw UsageError(fmt::format("{}: the file list is not JSON", where));
+  }
+  return Hub::Impl::parse_listing(repo, rev, j, where);
+}
 
 const HubFile* HubRepo::find(const std::string& path) const {
   for (const auto& f : files)

@@ -173,6 +173,8 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
   if (std::size_t bad = find_invalid_utf8(text); bad != std::string::npos)
     throw UsageError(fmt::format("{}: byte {}: not valid UTF-8", path, bad));
   Located at{path, text};
+  if (json_nesting(text) > kMaxJsonNesting)
+    throw UsageError(fmt::format("{}: JSON nested deeper than {} levels (a Hugging Face config.json)", path, kMaxJsonNesting));
   json d;
   try {
     d = json::parse(text);

@@ -173,6 +173,35 @@ ModelFiles read_model_files(const std::string& name, const HubSettings& hub) {
   return read_hub(*ref, hub);
 }
 
+ModelReading read_model(const Graph& g, const std::string& name, const HubSettings& hub) {
+  ModelReading r;
+  r.files = read_model_files(name, hub);
+  const Checkpoint& c = r.files.checkpoint;
+  r.analysis = analyze_checkpoint(g, c);
+  if (!c.gguf && c.config_file.empty()) {
+    r.model_error = "no config.json beside the weights";
+    return r;
+  }
+  try {
+    r.model = model_from_checkpoint(c, r.analysis);
+    r.model->source = r.files.source;
+    if (r.files.remote) r.model->origin = "hub";
+  } catch (const UsageError& e) {
+    r.model_error = e.what();
+  }
+  return r;
+}
+
+long context_for(ModelSpec& m, long requested, bool given) {
+  long context = requested;
+  if (!given && m.max_context > 0 && context > m.max_context) {
+    m.notes.push_back(fmt::format("context {} (the model's maximum) instead of the default {}", m.max_context, context));
+    context = m.max_context;
+  }
+  if (std::string note = context_note(m, context); !note.empty()) m.notes.push_back(note);
+  return context;
+}
+
 ModelSpec resolve_model(const Graph& g, const ModelRequest& a, const HubSettings& hub) {
   int given = !a.size.empty() + !a.name.empty() + !a.config.empty();
   if (given == 0) throw UsageError("recommend needs a model: --model-size 70b, --model ID or --model-config config.json");

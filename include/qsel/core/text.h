@@ -40,6 +40,13 @@ std::string printable_lines(std::string_view text);
 // Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 
+// The deepest bracket nesting of JSON text, outside strings. A parser that
+// recurses per level is only handed text whose depth was checked first.
+int json_nesting(std::string_view text);
+// The limit for JSON read from strangers (config.json, an index, a Hub file
+// list): real files nest a handful of levels.
+inline constexpr int kMaxJsonNesting = 64;
+
 // SHA-256 fed piece by piece (the corpus digest hashes every file in order
 // without holding them all in one buffer); hex() gives sha256_hex() of the
 // concatenation and ends the hash.

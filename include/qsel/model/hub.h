@@ -63,6 +63,11 @@ struct HubRepo {
   const HubFile* find(const std::string& path) const;
 };
 
+// The Hub's answer to /api/models/{repo}/revision/{rev} (JSON text) as a file
+// list; a UsageError naming `where` when it is not one. Paths that could climb
+// out of a folder are dropped.
+HubRepo hub_repo_from_listing(const std::string& text, const std::string& repo, const std::string& revision, const std::string& where);
+
 class Hub {
  public:
   explicit Hub(HubSettings settings);

@@ -9,10 +9,12 @@
 //      release makes it the checkpoint served as it is);
 //   4. the Hub: the repo's config, quantization configs and headers.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/graph/graph.h"
+#include "qsel/model/checkpoint_format.h"
 #include "qsel/model/hub.h"
 #include "qsel/model/model_spec.h"
 
@@ -36,6 +38,22 @@ struct ModelFiles {
   bool remote = false;
 };
 ModelFiles read_model_files(const std::string& name, const HubSettings& hub);
+
+// What `qsel inspect` and `explain PATH` show: the files, their analysis
+// (format, bytes, groups) and, where a shape can be read, the model; a file
+// whose header reads is worth describing even when its shape is not.
+struct ModelReading {
+  ModelFiles files;
+  CheckpointAnalysis analysis;
+  std::optional<ModelSpec> model;
+  std::string model_error;  // why there is no model ("no config.json beside the weights")
+};
+ModelReading read_model(const Graph& g, const std::string& name, const HubSettings& hub);
+
+// The --context a query runs at: the request, or the model's maximum when it
+// is shorter and no --context was given; notes what was chosen and what a long
+// context needs (UsageError beyond every length the model supports).
+long context_for(ModelSpec& m, long requested, bool given);
 
 // True when `name` is an existing path here or has a Hub id's or URL's shape.
 bool names_model_files(const std::string& name, const HubSettings& hub);
