@@ -55,6 +55,12 @@ status=0
 for h in "${harnesses[@]}"; do
   work="$build/fuzz/$h"
   mkdir -p "$work/corpus"
+  if [ "$seconds" = 0 ]; then  # replay the seeds once (a libFuzzer build with -runs=0, or the standalone main)
+    echo "fuzz: $h replays its seeds"
+    (cd "$work" && "../../tests/fuzz/fuzz_$h" -runs=0 "../seeds/$h" > log.txt 2>&1) || { echo "fuzz: $h FAILED — see $work/log.txt"; tail -30 "$work/log.txt"; status=1; }
+    tail -1 "$work/log.txt"
+    continue
+  fi
   echo "fuzz: $h for ${seconds}s"
   if ! (cd "$work" && "../../tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
           -print_final_stats=1 corpus "../seeds/$h" > log.txt 2>&1); then

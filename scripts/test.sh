@@ -12,5 +12,7 @@ ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 # The corpus gate curators run in CI: errors fail, the kept contested-bpw warnings do not,
 # and engine facts read more than twelve months ago are listed (QS038 warnings) for re-reading.
 ./build/qsel lint --stale-after 12 data/
-# The whole suite again under ASan + UBSan (clang), then every fuzz harness for a few seconds.
-./scripts/sanitize.sh 10
+# The input-reading units' tests again under ASan + UBSan (clang), then every fuzz harness
+# over its seed corpus (scripts/sanitize.sh with no arguments runs the whole suite and
+# fuzzes each harness for 15 s; scripts/fuzz.sh 600 is the long run).
+QSEL_SAN_TESTS=input ./scripts/sanitize.sh 0

@@ -76,6 +76,23 @@ TEST_CASE("resolve: ORG/NAME:TAG reads that GGUF's header; a split file's parts 
   CHECK_THROWS_WITH(read_model_files(std::string(test::kGgufRepo) + ":IQ1_S", settings(s, d)), Contains("no GGUF file carries the tag \"IQ1_S\""));
 }
 
+TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from Content-Range; the second time from the cache", "[model][resolve]") {
+  test::HubServer s;
+  test::serve_llama_gguf(s);
+  test::TempDir d;
+  // The file host of the fixture Hub, by another name than the endpoint's: a plain URL, not a Hub one.
+  std::string url = "http://localhost:" + s.endpoint().substr(s.endpoint().rfind(':') + 1) + "/cdn/" + test::kGgufRepo + "/" + test::kGgufSha +
+                    "/Llama-3.1-8B-Instruct-Q8_0.gguf";
+  ModelFiles f = read_model_files(url, settings(s, d));
+  REQUIRE(f.checkpoint.gguf);
+  CHECK(f.checkpoint.gguf->integer("general.file_type") == 7);
+  CHECK(f.source.find(url) == 0);
+  int before = s.requests();
+  ModelFiles again = read_model_files(url, settings(s, d));
+  CHECK(again.checkpoint.tensors.size() == f.checkpoint.tensors.size());
+  CHECK(s.requests() == before);
+}
+
 TEST_CASE("resolve: a name that is nothing known gets the nearest record ids", "[model][resolve]") {
   test::HubServer s;
   test::TempDir d;
