@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include <fmt/format.h>
+
 namespace qsel {
 
 std::size_t find_invalid_utf8(std::string_view s) {
@@ -220,6 +222,15 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 std::string printable_lines(std::string_view text) { return escaped(text, true); }
+
+std::string uri_encode(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
 
 int json_nesting(std::string_view s) {
   int depth = 0, max = 0;

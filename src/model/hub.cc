@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "qsel/artifact/binary_file.h"
+#include "qsel/core/citation.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/core/text_file.h"
@@ -44,22 +45,8 @@ std::string component(std::string_view s) {
   return out.empty() ? "%" : out;
 }
 
-// A repository path in a URL: each segment percent-encoded, '/' kept.
-std::string url_path(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/' || c == '~') out += static_cast<char>(c);
-    else out += fmt::format("%{:02X}", c);
-  }
-  return out;
-}
-
 long now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-bool is_commit(std::string_view s) {
-  return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 std::string human_bytes(std::uint64_t b) {
@@ -209,12 +196,12 @@ struct Hub::Impl {
     }
     if (s().offline) offline_miss(label);
     HttpRequest rq;
-    rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, url_path(repo), url_path(rev));
+    rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, uri_encode(repo), uri_encode(rev));
     // A revision with '/' (refs/pr/1) travels as one segment.
     if (rev.find('/') != std::string::npos) {
       std::string enc;
       for (char c : rev) enc += c == '/' ? std::string("%2F") : std::string(1, c);
-      rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, url_path(repo), enc);
+      rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, uri_encode(repo), enc);
     }
     rq.max_bytes = kMaxListing;
     if (cached && cached->contains("listing")) rq.if_none_match = cached->value("etag", std::string());
@@ -347,7 +334,7 @@ Hub::~Hub() = default;
 HubRepo Hub::repo(const std::string& repo, const std::string& revision) { return impl_->repo(repo, revision); }
 
 std::string Hub::file_url(const HubRepo& r, const std::string& path) const {
-  return fmt::format("{}/{}/resolve/{}/{}", settings_.endpoint, url_path(r.repo), r.sha, url_path(path));
+  return fmt::format("{}/{}/resolve/{}/{}", settings_.endpoint, uri_encode(r.repo), r.sha, uri_encode(path));
 }
 
 std::string Hub::small_file(const HubRepo& r, const std::string& path, std::size_t cap, std::string_view what) {

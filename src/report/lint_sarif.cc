@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/text.h"
 #include "qsel/lint/registry.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/lint_report.h"
@@ -16,16 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// RFC 3986: keep unreserved characters and '/', percent-encode the rest.
-std::string uri_encode(std::string_view path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += static_cast<char>(c);
-    else out += fmt::format("%{:02X}", c);
-  }
-  return out;
-}
 
 const char* level(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 

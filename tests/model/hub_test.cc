@@ -12,18 +12,7 @@
 using namespace qsel;
 using Catch::Contains;
 
-namespace {
-
-HubSettings settings(const test::HubServer& s, const test::TempDir& d) {
-  HubSettings h;
-  h.endpoint = s.endpoint();
-  h.cache_dir = (d.path() / "cache").string();
-  h.http.stall_timeout_s = 1;
-  h.http.total_timeout_s = 20;
-  return h;
-}
-
-}  // namespace
+using test::hub_settings;
 
 TEST_CASE("hub: the ways to name a model on the Hub", "[model][hub]") {
   const std::string ep = "https://huggingface.co";
@@ -62,7 +51,7 @@ TEST_CASE("hub: the file list, a small file and a header; the second time from t
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;
   {
-    Hub hub(settings(s, d));
+    Hub hub(hub_settings(s, d));
     HubRepo r = hub.repo(test::kAwqRepo, "main");
     CHECK(r.sha == test::kAwqSha);
     CHECK(r.files.size() == 5);
@@ -73,7 +62,7 @@ TEST_CASE("hub: the file list, a small file and a header; the second time from t
     CHECK(hub.cache_hits() == 0);
   }
   int before = s.requests();
-  Hub again(settings(s, d));
+  Hub again(hub_settings(s, d));
   HubRepo r = again.repo(test::kAwqRepo, "main");
   CHECK(r.from_cache);
   CHECK(!again.small_file(r, "config.json", 1 << 20, "config.json").empty());
@@ -89,7 +78,7 @@ TEST_CASE("hub: a stale file list is checked with its ETag (304 keeps the cache)
   test::HubServer s;
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;
-  HubSettings h = settings(s, d);
+  HubSettings h = hub_settings(s, d);
   Hub(h).repo(test::kAwqRepo, "main");
   h.fresh_s = 0;
   Hub hub(h);
@@ -102,7 +91,7 @@ TEST_CASE("hub: offline reads only the cache, and says so when it is empty", "[m
   test::HubServer s;
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;
-  HubSettings h = settings(s, d);
+  HubSettings h = hub_settings(s, d);
   h.offline = true;
   CHECK_THROWS_WITH(Hub(h).repo(test::kAwqRepo, "main"),
                     Contains("Qwen/Qwen3-32B-AWQ@main: not in the cache (") && Contains("and offline (--offline or HF_HUB_OFFLINE)"));
@@ -116,7 +105,7 @@ TEST_CASE("hub: gated, private, missing repos and revisions are one line each", 
   test::serve_misbehaving(s);
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;
-  HubSettings h = settings(s, d);
+  HubSettings h = hub_settings(s, d);
   Hub hub(h);
   HubRepo gated = hub.repo("test/gated", "main");
   CHECK(gated.gated == "manual");
@@ -143,7 +132,7 @@ TEST_CASE("hub: GGUF tags name files, whole words, split parts together", "[mode
   test::HubServer s;
   test::serve_llama_gguf(s);
   test::TempDir d;
-  Hub hub(settings(s, d));
+  Hub hub(hub_settings(s, d));
   HubRepo r = hub.repo(test::kGgufRepo, "main");
   CHECK(gguf_files_for_tag(r, "q4_k_m") == std::vector<std::string>{"Llama-3.1-8B-Instruct-Q4_K_M.gguf"});
   CHECK(gguf_files_for_tag(r, "Q2_K").size() == 2);
@@ -155,7 +144,7 @@ TEST_CASE("hub: a GGUF header read by Range grows until the tensor infos are com
   test::HubServer s;
   test::serve_llama_gguf(s);
   test::TempDir d;
-  Hub hub(settings(s, d));
+  Hub hub(hub_settings(s, d));
   HubRepo r = hub.repo(test::kGgufRepo, "main");
   auto f = hub.open(r, *r.find("Llama-3.1-8B-Instruct-Q4_K_M.gguf"));
   GgufFile g = read_gguf(*f);
@@ -168,7 +157,7 @@ TEST_CASE("hub: a header length of 2^63 is refused before anything is read", "[m
   test::HubServer s;
   test::serve_misbehaving(s);
   test::TempDir d;
-  Hub hub(settings(s, d));
+  Hub hub(hub_settings(s, d));
   HubRepo r = hub.repo("test/huge-header", "main");
   auto f = hub.open(r, *r.find("model.safetensors"));
   CHECK_THROWS_WITH(read_safetensors(*f), Contains("test/huge-header/model.safetensors: byte 0: header length 9223372036854775808 is over"));

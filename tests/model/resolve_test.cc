@@ -15,28 +15,18 @@
 using namespace qsel;
 using Catch::Contains;
 
-namespace {
-
-HubSettings settings(const test::HubServer& s, const test::TempDir& d) {
-  HubSettings h;
-  h.endpoint = s.endpoint();
-  h.cache_dir = (d.path() / "cache").string();
-  h.http.stall_timeout_s = 1;
-  return h;
-}
-
-}  // namespace
+using test::hub_settings;
 
 TEST_CASE("resolve: a repo a model record lists is the record, with no request", "[model][resolve]") {
   test::HubServer s;
   test::TempDir d;
   const Graph& g = embedded_graph();
-  ModelSpec m = resolve_model(g, {"", "meta-llama/Llama-3.1-8B-Instruct", ""}, settings(s, d));
+  ModelSpec m = resolve_model(g, {"", "meta-llama/Llama-3.1-8B-Instruct", ""}, hub_settings(s, d));
   CHECK(m.id == "llama-3.1-8b");
   CHECK(m.origin == "record");
   CHECK(m.source.find("no network") != std::string::npos);
   // Naming a quantized release makes it the checkpoint served as it is.
-  ModelSpec awq = resolve_model(g, {"", "qwen/qwen3-32b-awq", ""}, settings(s, d));
+  ModelSpec awq = resolve_model(g, {"", "qwen/qwen3-32b-awq", ""}, hub_settings(s, d));
   CHECK(awq.id == "qwen3-32b");
   REQUIRE(awq.shipped());
   CHECK(awq.shipped()->format == "awq");
@@ -48,7 +38,7 @@ TEST_CASE("resolve: a Hub checkpoint is read like a local folder: shipped AWQ, p
   test::HubServer s;
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;
-  ModelSpec m = resolve_model(embedded_graph(), {"", "Qwen/Qwen3-32B-AWQ@main", ""}, settings(s, d));
+  ModelSpec m = resolve_model(embedded_graph(), {"", "Qwen/Qwen3-32B-AWQ@main", ""}, hub_settings(s, d));
   CHECK(m.origin == "hub");
   CHECK(m.id == "qwen3-32b");  // the record that lists the repo: its family's measurements stand for it
   REQUIRE(m.checkpoint);
@@ -65,15 +55,15 @@ TEST_CASE("resolve: ORG/NAME:TAG reads that GGUF's header; a split file's parts 
   test::HubServer s;
   test::serve_llama_gguf(s);
   test::TempDir d;
-  ModelFiles f = read_model_files(std::string(test::kGgufRepo) + ":Q4_K_M", settings(s, d));
+  ModelFiles f = read_model_files(std::string(test::kGgufRepo) + ":Q4_K_M", hub_settings(s, d));
   REQUIRE(f.checkpoint.gguf);
   CHECK(f.checkpoint.gguf->integer("llama.block_count") == 32);
-  ModelFiles split = read_model_files(std::string(test::kGgufRepo) + ":Q2_K", settings(s, d));
+  ModelFiles split = read_model_files(std::string(test::kGgufRepo) + ":Q2_K", hub_settings(s, d));
   CHECK(split.checkpoint.read.size() == 2);
   CHECK(split.checkpoint.tensors.size() == 32 * 9 + 3);
-  CHECK_THROWS_WITH(read_model_files(test::kGgufRepo, settings(s, d)),
+  CHECK_THROWS_WITH(read_model_files(test::kGgufRepo, hub_settings(s, d)),
                     Contains("3 GGUF files; name one as unsloth/Llama-3.1-8B-Instruct-GGUF:TAG (tags: Q2_K, Q4_K_M, Q8_0)"));
-  CHECK_THROWS_WITH(read_model_files(std::string(test::kGgufRepo) + ":IQ1_S", settings(s, d)), Contains("no GGUF file carries the tag \"IQ1_S\""));
+  CHECK_THROWS_WITH(read_model_files(std::string(test::kGgufRepo) + ":IQ1_S", hub_settings(s, d)), Contains("no GGUF file carries the tag \"IQ1_S\""));
 }
 
 TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from Content-Range; the second time from the cache", "[model][resolve]") {
@@ -83,12 +73,12 @@ TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from 
   // The file host of the fixture Hub, by another name than the endpoint's: a plain URL, not a Hub one.
   std::string url = "http://localhost:" + s.endpoint().substr(s.endpoint().rfind(':') + 1) + "/cdn/" + test::kGgufRepo + "/" + test::kGgufSha +
                     "/Llama-3.1-8B-Instruct-Q8_0.gguf";
-  ModelFiles f = read_model_files(url, settings(s, d));
+  ModelFiles f = read_model_files(url, hub_settings(s, d));
   REQUIRE(f.checkpoint.gguf);
   CHECK(f.checkpoint.gguf->integer("general.file_type") == 7);
   CHECK(f.source.find(url) == 0);
   int before = s.requests();
-  ModelFiles again = read_model_files(url, settings(s, d));
+  ModelFiles again = read_model_files(url, hub_settings(s, d));
   CHECK(again.checkpoint.tensors.size() == f.checkpoint.tensors.size());
   CHECK(s.requests() == before);
 }
@@ -96,8 +86,8 @@ TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from 
 TEST_CASE("resolve: a name that is nothing known gets the nearest record ids", "[model][resolve]") {
   test::HubServer s;
   test::TempDir d;
-  CHECK_THROWS_WITH(resolve_model(embedded_graph(), {"", "llama-3.1-8", ""}, settings(s, d)), Contains("did you mean"));
-  CHECK_THROWS_WITH(resolve_model(embedded_graph(), {"", "", ""}, settings(s, d)), Contains("recommend needs a model"));
+  CHECK_THROWS_WITH(resolve_model(embedded_graph(), {"", "llama-3.1-8", ""}, hub_settings(s, d)), Contains("did you mean"));
+  CHECK_THROWS_WITH(resolve_model(embedded_graph(), {"", "", ""}, hub_settings(s, d)), Contains("recommend needs a model"));
   CHECK(s.requests() == 0);
 }
 

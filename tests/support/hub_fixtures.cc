@@ -135,6 +135,15 @@ void serve_misbehaving(HubServer& s) {
   s.add_file("test/huge-header", "model.safetensors", le64(1ull << 63) + "{}", 1 << 20);
 }
 
+HubSettings hub_settings(const HubServer& s, const TempDir& d) {
+  HubSettings h;
+  h.endpoint = s.endpoint();
+  h.cache_dir = (d.path() / "cache").string();
+  h.http.stall_timeout_s = 1;
+  h.http.total_timeout_s = 20;
+  return h;
+}
+
 std::string hub_env(const HubServer& s, const TempDir& cache) {
   return fmt::format("env -u HF_TOKEN -u HUGGING_FACE_HUB_TOKEN -u HF_HUB_OFFLINE HF_ENDPOINT={} XDG_CACHE_HOME={} HF_HOME={} ", s.endpoint(),
                      (cache.path() / "cache").string(), (cache.path() / "hf").string());

@@ -6,6 +6,7 @@
 #pragma once
 #include <string>
 
+#include "qsel/model/hub.h"
 #include "support/fixtures.h"
 #include "support/hub_server.h"
 
@@ -21,6 +22,9 @@ void serve_llama_gguf(HubServer& s);
 // test/<name> for every Misbehave value but none (test/gated, test/flaky, …), each a tiny
 // llama checkpoint (config.json and one model.safetensors).
 void serve_misbehaving(HubServer& s);
+
+// Client settings for `s` with their own cache folder in `d` and a 1 s stall limit.
+HubSettings hub_settings(const HubServer& s, const TempDir& d);
 
 // A shell prefix that points the built qsel at `s` with its own cache folder
 // ("HF_ENDPOINT=… XDG_CACHE_HOME=… HF_TOKEN= HF_HOME=… "), for run_binary.

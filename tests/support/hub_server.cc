@@ -180,16 +180,20 @@ void HubServer::serve(int fd) {
   requests_++;
   bool sent = false;
   std::string response = answer(method, target, headers, fd, &sent);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    log_.push_back(fmt::format("{} {} {}{}", method, target, response.substr(9, 3), headers.count("authorization") ? " (token)" : ""));
+  if (!sent) {  // logged before the answer leaves, so a client that has it sees the line
+    note(method, target, response.substr(9, 3), headers);
+    send_all(fd, response);
   }
-  if (!sent) send_all(fd, response);
+}
+
+void HubServer::note(const std::string& method, const std::string& target, const std::string& status,
+                     const std::map<std::string, std::string>& headers) {
+  std::lock_guard<std::mutex> lock(mu_);
+  log_.push_back(fmt::format("{} {} {}{}", method, target, status, headers.count("authorization") ? " (token)" : ""));
 }
 
 std::string HubServer::answer(const std::string& method, const std::string& target, const std::map<std::string, std::string>& headers, int fd,
                               bool* sent) {
-  (void)method;
   std::string path = target.substr(0, target.find('?'));
   auto seg = split(std::string_view(path).substr(1));
   std::unique_lock<std::mutex> lock(mu_);
@@ -260,6 +264,7 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
     if (ranged) h.push_back({"Content-Range", fmt::format("bytes {}-{}/{}", first, last, f.size)});
     int code = ranged ? 206 : 200;
     *sent = true;
+    note(method, target, std::to_string(code), headers);
     if (how == Misbehave::huge_length) {
       send_all(fd, head(code, h, 10737418240ull) + slice(f, first, std::min(last, first + 1000)));
       return head(code, h, 10737418240ull);

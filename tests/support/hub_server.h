@@ -57,6 +57,7 @@ class HubServer {
   };
   void accept_loop();
   void serve(int fd);
+  void note(const std::string& method, const std::string& target, const std::string& status, const std::map<std::string, std::string>& headers);
   std::string answer(const std::string& method, const std::string& target, const std::map<std::string, std::string>& headers, int fd,
                      bool* sent);
 

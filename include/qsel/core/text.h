@@ -40,6 +40,10 @@ std::string printable_lines(std::string_view text);
 // Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 
+// RFC 3986: unreserved characters and '/' kept, every other byte percent-encoded
+// (a path in a file:// or https:// URL).
+std::string uri_encode(std::string_view path);
+
 // The deepest bracket nesting of JSON text, outside strings. A parser that
 // recurses per level is only handed text whose depth was checked first.
 int json_nesting(std::string_view text);
