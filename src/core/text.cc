@@ -223,6 +223,12 @@ std::string valid_utf8(std::string_view text) {
 }
 std::string printable_lines(std::string_view text) { return escaped(text, true); }
 
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
 std::string uri_encode(std::string_view path) {
   std::string out;
   for (unsigned char c : path) {

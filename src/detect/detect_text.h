@@ -8,15 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "qsel/core/text.h"
+
 namespace qsel::detect_text {
 
 constexpr std::size_t kMaxLines = 4096;  // no tool lists more GPUs than this; the rest is ignored
 
-inline std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using qsel::trim;  // core/text.h
 
 inline std::vector<std::string_view> lines(std::string_view text) {
   std::vector<std::string_view> out;

@@ -196,13 +196,9 @@ struct Hub::Impl {
     }
     if (s().offline) offline_miss(label);
     HttpRequest rq;
-    rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, uri_encode(repo), uri_encode(rev));
-    // A revision with '/' (refs/pr/1) travels as one segment.
-    if (rev.find('/') != std::string::npos) {
-      std::string enc;
-      for (char c : rev) enc += c == '/' ? std::string("%2F") : std::string(1, c);
-      rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, uri_encode(repo), enc);
-    }
+    std::string revision;  // one path segment: a revision with '/' (refs/pr/1) travels as refs%2Fpr%2F1
+    for (char c : uri_encode(rev)) revision += c == '/' ? std::string("%2F") : std::string(1, c);
+    rq.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", s().endpoint, uri_encode(repo), revision);
     rq.max_bytes = kMaxListing;
     if (cached && cached->contains("listing")) rq.if_none_match = cached->value("etag", std::string());
     HttpResponse resp = get(rq, label + " (file list)");
@@ -394,24 +390,32 @@ bool split_part(std::string_view stem, std::string_view* rest) {
   return shape;
 }
 
-std::string stem_of(const std::string& path) {
-  std::string b = base_name(path);
-  std::string_view s(b);
-  s.remove_suffix(5);  // ".gguf"
+std::string stem_of(const std::string& path) { return base_name(gguf_stem(path)); }
+
+}  // namespace
+
+bool is_gguf_path(std::string_view p) { return p.size() > 5 && to_lower(p.substr(p.size() - 5)) == ".gguf"; }
+
+std::string gguf_stem(const std::string& path) {
+  std::string_view s(path);
+  if (is_gguf_path(s)) s.remove_suffix(5);
   std::string_view rest;
   if (split_part(s, &rest)) s = rest;
   return std::string(s);
 }
 
-bool gguf_path(const std::string& p) { return p.size() > 5 && to_lower(p.substr(p.size() - 5)) == ".gguf"; }
-
-}  // namespace
+std::vector<std::string> gguf_stems(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  for (const auto& f : files)
+    if (std::string s = gguf_stem(f); std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  return out;
+}
 
 std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string& tag) {
   std::string t = to_lower(tag);
   std::vector<std::string> out;
   for (const auto& f : r.files) {
-    if (!gguf_path(f.path)) continue;
+    if (!is_gguf_path(f.path)) continue;
     std::string s = to_lower(stem_of(f.path));
     for (std::size_t at = s.find(t); at != std::string::npos; at = s.find(t, at + 1)) {
       bool left = at == 0 || s[at - 1] == '-' || s[at - 1] == '.' || s[at - 1] == '_';
@@ -429,7 +433,7 @@ std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string&
 std::vector<std::string> gguf_tags(const HubRepo& r) {
   std::vector<std::string> out;
   for (const auto& f : r.files) {
-    if (!gguf_path(f.path)) continue;
+    if (!is_gguf_path(f.path)) continue;
     std::string s = stem_of(f.path);
     std::size_t cut = s.find_last_of("-.");
     std::string tag = cut == std::string::npos ? s : s.substr(cut + 1);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 #include "qsel/core/text_file.h"
 #include "qsel/model/hub.h"
 
@@ -35,11 +36,7 @@ long seconds(const char* name, long fallback) {
   return s;
 }
 
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  std::size_t start = s.find_first_not_of(" \t");
-  return start == std::string::npos ? std::string() : s.substr(start);
-}
+std::string trimmed(std::string_view s) { return std::string(trim(s)); }
 
 }  // namespace
 

@@ -18,19 +18,9 @@ namespace {
 
 bool same_repo(const std::string& a, const std::string& b) { return to_lower(a) == to_lower(b); }
 
-std::string stem_without_part(const std::string& path) {
-  std::string b = path.substr(0, path.size() - 5);  // ".gguf"
-  if (b.size() > 15 && b[b.size() - 15] == '-' && b.compare(b.size() - 9, 4, "-of-") == 0) b.resize(b.size() - 15);
-  return b;
-}
-
-bool is_gguf(const std::string& p) { return p.size() > 5 && to_lower(p.substr(p.size() - 5)) == ".gguf"; }
-
 // The GGUF files (all parts of one split file) a tag or a file names.
 std::vector<std::string> one_gguf(const HubRepo& r, std::vector<std::string> files, const std::string& asked) {
-  std::vector<std::string> stems;
-  for (const auto& f : files)
-    if (std::string s = stem_without_part(f); std::find(stems.begin(), stems.end(), s) == stems.end()) stems.push_back(s);
+  std::vector<std::string> stems = gguf_stems(files);
   if (stems.size() > 1) {
     std::vector<std::string> shown(files.begin(), files.begin() + static_cast<long>(std::min<std::size_t>(files.size(), 6)));
     throw UsageError(fmt::format("{}: {} names {} GGUF files ({}{}); name one with its URL (…/resolve/REVISION/FILE)", r.repo, quote_value(asked),
@@ -77,12 +67,12 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
     out.checkpoint = read_ggufs(hub, r, one_gguf(r, files, ref.tag));
   } else if (!ref.file.empty()) {
     if (!r.find(ref.file)) throw UsageError(fmt::format("{}: no file {} in the repository at {}", r.repo, quote_value(ref.file), r.revision));
-    if (is_gguf(ref.file)) {
-      std::string stem = stem_without_part(ref.file);
+    if (is_gguf_path(ref.file)) {
+      std::string stem = gguf_stem(ref.file);
       bool part = stem.size() + 5 != ref.file.size();  // "…-00001-of-00003.gguf": read every part
       std::vector<std::string> parts;
       for (const auto& f : r.files)
-        if (part ? is_gguf(f.path) && f.path.size() == ref.file.size() && stem_without_part(f.path) == stem : f.path == ref.file)
+        if (part ? is_gguf_path(f.path) && f.path.size() == ref.file.size() && gguf_stem(f.path) == stem : f.path == ref.file)
           parts.push_back(f.path);
       std::sort(parts.begin(), parts.end());
       out.checkpoint = read_ggufs(hub, r, parts);
@@ -96,11 +86,9 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
   } else {
     std::vector<std::string> ggufs;
     for (const auto& f : r.files)
-      if (is_gguf(f.path)) ggufs.push_back(f.path);
+      if (is_gguf_path(f.path)) ggufs.push_back(f.path);
     if (ggufs.empty()) throw UsageError(fmt::format("{}: no config.json, .safetensors or .gguf file in the repository at {}", r.repo, r.revision));
-    std::vector<std::string> stems;
-    for (const auto& f : ggufs)
-      if (std::string s = stem_without_part(f); std::find(stems.begin(), stems.end(), s) == stems.end()) stems.push_back(s);
+    std::vector<std::string> stems = gguf_stems(ggufs);
     if (stems.size() > 1)
       throw UsageError(fmt::format("{}: {} GGUF files; name one as {}:TAG ({})", r.repo, stems.size(), r.repo, tag_list(r)));
     std::sort(ggufs.begin(), ggufs.end());
@@ -113,15 +101,18 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
   return out;
 }
 
+// A model read from files says where: the path, or the Hub repo and commit.
+ModelSpec from_checkpoint(const ModelFiles& f, const CheckpointAnalysis& a) {
+  ModelSpec m = model_from_checkpoint(f.checkpoint, a);
+  m.source = f.source;
+  if (f.remote) m.origin = "hub";
+  return m;
+}
+
+// The model a recommendation is for, read from files: the answer's notes start with where.
 ModelSpec from_files(const Graph& g, const ModelFiles& f) {
-  ModelSpec m = model_from_checkpoint(f.checkpoint, analyze_checkpoint(g, f.checkpoint));
-  if (f.remote) {
-    m.origin = "hub";
-    m.source = f.source;
-    m.notes.insert(m.notes.begin(), "read from the " + f.source);
-  } else {
-    m.source = f.checkpoint.path;
-  }
+  ModelSpec m = from_checkpoint(f, analyze_checkpoint(g, f.checkpoint));
+  if (f.remote) m.notes.insert(m.notes.begin(), "read from the " + f.source);
   return m;
 }
 
@@ -183,9 +174,7 @@ ModelReading read_model(const Graph& g, const std::string& name, const HubSettin
     return r;
   }
   try {
-    r.model = model_from_checkpoint(c, r.analysis);
-    r.model->source = r.files.source;
-    if (r.files.remote) r.model->origin = "hub";
+    r.model = from_checkpoint(r.files, r.analysis);
   } catch (const UsageError& e) {
     r.model_error = e.what();
   }
@@ -209,6 +198,7 @@ ModelSpec resolve_model(const Graph& g, const ModelRequest& a, const HubSettings
   if (!a.config.empty()) {  // read as a checkpoint: a quantization_config is the shipped format, as for a folder
     ModelFiles f;
     f.checkpoint = read_checkpoint(a.config);
+    f.source = a.config;
     return from_files(g, f);
   }
   if (!a.size.empty()) return model_from_size(g, a.size);

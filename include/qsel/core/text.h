@@ -30,6 +30,9 @@ std::string quote_value(std::string_view text);
 
 std::string to_lower(std::string_view text);
 
+// `text` without leading and trailing white space (isspace).
+std::string_view trim(std::string_view text);
+
 // `text` safe to print on a terminal: control characters (C0 other than tab,
 // DEL, C1) and bytes that are not valid UTF-8 become \xNN, so data from a file
 // can never move the cursor, change colours or rewrite a line.

@@ -119,6 +119,13 @@ class HubTree final : public FileTree {
 // matches "Llama-3.1-8B-Instruct-Q4_K_M.gguf" and the parts of a split file),
 // case-insensitively, whole words only. Empty when none.
 std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string& tag);
+// True for a path ending ".gguf" (any case).
+bool is_gguf_path(std::string_view path);
+// A GGUF path without ".gguf" and without a split part's "-00001-of-00003":
+// the parts of one split file share it ("Q2_K/m-Q2_K").
+std::string gguf_stem(const std::string& path);
+// The distinct stems of `files`, in order: more than one means several files, not one split file.
+std::vector<std::string> gguf_stems(const std::vector<std::string>& files);
 // Every quantization tag the repository's GGUF files carry ("Q4_K_M", "Q8_0").
 std::vector<std::string> gguf_tags(const HubRepo& r);
 
