@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "qsel/cli/context.h"
 
 namespace qsel {

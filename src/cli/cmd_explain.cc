@@ -4,18 +4,19 @@
 #include <fmt/format.h>
 
 #include "browse_args.h"
-#include "gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "commands.h"
 #include "qsel/report/render.h"
 #include "qsel/cli/context.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/core/text.h"
 #include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 #include "qsel/report/advice_report.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/model/checkpoint_format.h"
 #include "qsel/model/resolve.h"
-#include "qsel/rules/explain.h"
+#include "qsel/explain/explain.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {

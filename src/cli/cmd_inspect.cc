@@ -9,7 +9,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/report/inspect_report.h"
 #include "qsel/model/checkpoint_format.h"
-#include "qsel/rules/inspect_json.h"
+#include "qsel/report/inspect_json.h"
 #include "qsel/model/model_checkpoint.h"
 #include "qsel/model/resolve.h"
 

@@ -6,12 +6,12 @@
 #include <spdlog/spdlog.h>
 
 #include "browse_args.h"
-#include "gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "commands.h"
 #include "qsel/report/render.h"
 #include "qsel/cli/context.h"
 #include "qsel/report/advice_report.h"
-#include "qsel/rules/advice_json.h"
+#include "qsel/report/advice_json.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/model/resolve.h"
 #include "qsel/core/text.h"

@@ -6,14 +6,14 @@
 
 #include "browse_args.h"
 #include "commands.h"
-#include "gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/cli/context.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/verify_report.h"
 #include "qsel/model/checkpoint_format.h"
 #include "qsel/model/resolve.h"
-#include "qsel/rules/verify.h"
+#include "qsel/verify/verify.h"
 
 namespace qsel {
 namespace {

@@ -12,6 +12,7 @@
 #include "qsel/core/text.h"
 #include "qsel/core/timing.h"
 
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
 
 namespace qsel {

@@ -1,7 +1,6 @@
 // Links the corpus blob produced at build time (QSEL_CORPUS_BLOB) into the binary.
 #include <string_view>
 
-#include "qsel/graph/graph.h"
 #include "qsel/loader/corpus_blob.h"
 
 #ifndef QSEL_CORPUS_BLOB
@@ -37,11 +36,6 @@ const DecodedBlob& embedded() {
 const std::map<std::string, nlohmann::json>& embedded_schemas() {
   static const auto* schemas = new std::map<std::string, nlohmann::json>(decode_schemas(embedded_blob()));  // lives until exit
   return *schemas;
-}
-
-const Graph& embedded_graph() {
-  static const Graph* graph = new Graph(std::move(decode_corpus(embedded_blob(), false).corpus));  // lives until exit
-  return *graph;
 }
 
 }  // namespace qsel

@@ -2,6 +2,7 @@
 // positions are null; each finding says whether --fix can repair it and where
 // its code's page is.
 #include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/lint_report.h"
 

@@ -9,6 +9,7 @@
 
 #include "qsel/core/text.h"
 #include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/lint_report.h"
 

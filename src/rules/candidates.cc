@@ -7,7 +7,7 @@
 
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -58,7 +58,7 @@ void enumerate_candidates(Deliberation& d) {
   for (const Record* f : d.graph.of_kind(Kind::Format)) {
     if (!weight_format(*f) || !wanted(q.formats, f->id)) continue;
     if (f->data.value("moe", false) && q.model && !q.model->moe()) continue;  // MoE-only formats need experts
-    bool baseline = rule_util::is_baseline(*f);
+    bool baseline = is_baseline(*f);
     if (baseline && !offer_baseline(d, *f)) continue;
     for (const Record* e : engines) {
       bool serves = baseline ? e->data.value("unquantized", true) : contains(served_formats(*e), f->id);

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "qsel/rules/memory.h"
+#include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -27,7 +27,7 @@ double kv_bytes(const std::string& kv_cache) {
 
 // The precision a path computes in, to read the part's dense TFLOPS.
 std::string compute_precision(const Candidate& c) {
-  if (c.path == "native" && !rule_util::is_baseline(*c.format)) {
+  if (c.path == "native" && !is_baseline(*c.format)) {
     auto need = c.format->strings("/requires_tensor_core");
     if (!need.empty()) return need[0];
   }

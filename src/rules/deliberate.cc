@@ -8,7 +8,7 @@
 #include "qsel/core/timing.h"
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

@@ -4,7 +4,7 @@
 // at which one does. Each hint names the candidate and its measured cost.
 #include <fmt/format.h>
 
-#include "qsel/rules/memory.h"
+#include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/rules.h"
 

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -177,7 +177,7 @@ std::vector<const Record*> quality_rows(const Graph& g, const std::string& forma
 
 QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* model, double bpw) {
   QualityCost q;
-  if (rule_util::is_baseline(format)) {
+  if (is_baseline(format)) {
     q.reference = true;
     q.band = "reference";
     q.short_text = "reference";

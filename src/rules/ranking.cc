@@ -28,7 +28,7 @@
 
 #include "qsel/rules/fit_price.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -127,7 +127,7 @@ int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_
 bool requantizes(const Deliberation& d, const Candidate& c) {
   const Release* shipped = d.query.model ? d.query.model->shipped() : nullptr;
   const Record* sf = shipped ? d.graph.find(shipped->format) : nullptr;
-  return sf && !rule_util::is_baseline(*sf) && !c.shipped && !rule_util::is_baseline(*c.format);
+  return sf && !is_baseline(*sf) && !c.shipped && !is_baseline(*c.format);
 }
 
 // 0: the primary release or a repack of it; 1: the publisher's QAT release; 2: anything
@@ -145,7 +145,7 @@ int shipped_rank(const Deliberation& d, const Candidate& c) {
 Key quality_key(const Deliberation& d, const Candidate& c, double reference_tok_s) {
   bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
   bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
-  bool unnamed = c.engine && !c.kernel && !rule_util::is_baseline(*c.format);
+  bool unnamed = c.engine && !c.kernel && !is_baseline(*c.format);
   bool tight = c.memory && c.memory->fit == "tight";
   std::string fit = c.memory ? c.memory->fit : "yes";
   bool off_role = serving_question(d.query) && role_rank(c) > 0;

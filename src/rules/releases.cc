@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 
@@ -13,7 +13,7 @@ void apply_releases(Deliberation& d) {
   if (!d.query.model) return;
   const ModelSpec& m = *d.query.model;
   const Release* shipped = m.shipped();
-  bool quantized_release = shipped && d.graph.find(shipped->format) && !rule_util::is_baseline(*d.graph.find(shipped->format));
+  bool quantized_release = shipped && d.graph.find(shipped->format) && !is_baseline(*d.graph.find(shipped->format));
   for (auto& c : d.candidates) {
     const Release* as_released = nullptr;  // a QAT release or a lossless repack of the primary
     for (const auto& r : m.releases) {
@@ -39,7 +39,7 @@ void apply_releases(Deliberation& d) {
     } else if (c.shipped) {
       c.why.insert(c.why.begin(), fmt::format("{} ships in {} ({}): served as released, no quantization step", m.id,
                                               c.format->id, c.release));
-    } else if (quantized_release && rule_util::is_baseline(*c.format)) {
+    } else if (quantized_release && is_baseline(*c.format)) {
       c.why.insert(c.why.begin(), fmt::format("upcasts the shipped {} release ({}) to 16 bits: more memory, no quality gained back",
                                               shipped->format, shipped->repo));
     } else if (quantized_release) {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -67,7 +67,7 @@ bool judge(Deliberation& d, Candidate& c) {
 void apply_rule1(Deliberation& d) {
   std::vector<Candidate> kept;
   for (auto& c : d.candidates)
-    if (!c.engine || rule_util::is_baseline(*c.format) || judge(d, c)) kept.push_back(std::move(c));
+    if (!c.engine || is_baseline(*c.format) || judge(d, c)) kept.push_back(std::move(c));
   d.candidates = std::move(kept);
 }
 

@@ -8,7 +8,7 @@
 
 #include "qsel/rules/gotchas.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 std::string path_for(const Record& format, const Record& kernel, const Record& target) {
-  if (rule_util::weight_only(format)) return "dequant";
+  if (weight_only(format)) return "dequant";
   if (kernel.str("mode") == "native" && rule_util::target_has_precisions(target, format)) return "native";
   return "emulated";
 }
@@ -106,21 +106,21 @@ bool unnamed_kernel(Deliberation& d, Candidate& c) {
   const Record& t = *d.query.target;
   auto missing = rule_util::missing_precisions(t, *c.format);
   const MatrixCell& cell = c.cells[0];
-  if (!rule_util::weight_only(*c.format) && !missing.empty()) {
+  if (!weight_only(*c.format) && !missing.empty()) {
     d.unknowns.push_back(fmt::format("{} on {}: {} marks {} {} for {} as a whole, but {} has no {} matrix unit and no "
                                      "kernel_selection entry serves it there: whether (and how) it is served is unrecorded",
                                      c.engine->id, c.format->id, cell.matrix, cell.column, cell.cell, cell.row, t.id,
                                      fmt::join(missing, "/")));
     return false;
   }
-  c.path = rule_util::weight_only(*c.format) ? "dequant" : "native";
+  c.path = weight_only(*c.format) ? "dequant" : "native";
   d.unknowns.push_back(fmt::format("{} on {}: the matrix says yes but no kernel_selection entry names the kernel",
                                    c.engine->id, c.format->id));
   return true;
 }
 
 bool resolve_kernel(Deliberation& d, Candidate& c) {
-  if (rule_util::is_baseline(*c.format)) return resolve_baseline(d, c);
+  if (is_baseline(*c.format)) return resolve_baseline(d, c);
   rule_util::KernelPick pick = rule_util::pick_kernel(d.graph, *c.engine, *c.format, d.query);
   c.kernel = pick.kernel;
   c.rules.push_back("rule-2");
@@ -169,7 +169,7 @@ void apply_rule2(Deliberation& d) {
       warn_emulated(c);
       GotchaScope scope{c.format, d.query.target, c.engine, c.kernel, d.query.accelerator};
       for (auto& w : matching_gotchas(d.graph, scope, d.query)) c.warnings.push_back(w);
-      if (!rule_util::is_baseline(*c.format)) add_checks(d, c, c.checks);
+      if (!is_baseline(*c.format)) add_checks(d, c, c.checks);
     }
     kept.push_back(std::move(c));
   }

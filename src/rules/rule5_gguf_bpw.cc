@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "qsel/rules/memory.h"
+#include "qsel/sizing/memory.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {
@@ -58,7 +58,7 @@ std::pair<const Record*, double> smallest_type(const Graph& g) {
 double sixteen_bit_file(const Graph& g) {
   double out = 16;
   for (const Record* f : g.of_kind(Kind::Format)) {
-    if (!rule_util::is_baseline(*f)) continue;
+    if (!is_baseline(*f)) continue;
     for (const auto& m : f->data.value("bpw", json::object()).value("measured", json::array()))
       out = std::max(out, m.value("value", 0.0));
   }

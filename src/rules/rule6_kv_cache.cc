@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
-#include "qsel/rules/memory.h"
+#include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

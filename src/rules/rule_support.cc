@@ -1,4 +1,4 @@
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 #include <algorithm>
 
@@ -59,10 +59,6 @@ Maturity maturity_of(const Record& engine, const Record& format, const Record& t
   }
   return out;
 }
-
-bool weight_only(const Record& format) { return format.data.value("weight_only", false); }
-
-bool is_baseline(const Record& format) { return format.str("scheme") == "unquantized"; }
 
 bool engine_runs_on(const Record& engine, const Record& target) {
   if (engine.data.contains("runs_on") && !selector_matches(engine.data["runs_on"], target)) return false;

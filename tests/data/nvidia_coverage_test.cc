@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "cli/gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "qsel/cli/context.h"
 #include "support/fixtures.h"
 

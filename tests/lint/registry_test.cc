@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 #include "support/fixtures.h"
 
 using namespace qsel;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "qsel/core/errors.h"
-#include "rules/mini.h"
+#include "support/rules_mini.h"
 
 using namespace qsel;
 using namespace qsel::test;

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "qsel/core/errors.h"
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/model/resolve.h"
 #include "support/hub_fixtures.h"

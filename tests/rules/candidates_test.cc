@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "rules/mini.h"
+#include "support/rules_mini.h"
 
 using namespace qsel;
 using namespace qsel::test;

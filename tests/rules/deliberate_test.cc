@@ -5,7 +5,7 @@
 
 #include "qsel/loader/corpus_blob.h"
 
-#include "rules/mini.h"
+#include "support/rules_mini.h"
 
 using namespace qsel;
 using namespace qsel::test;

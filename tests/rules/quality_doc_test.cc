@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "qsel/graph/graph.h"
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/rules/quality.h"
 #include "support/fixtures.h"

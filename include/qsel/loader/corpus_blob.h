@@ -31,9 +31,4 @@ std::string_view embedded_blob();
 const DecodedBlob& embedded();
 const std::map<std::string, nlohmann::json>& embedded_schemas();
 
-class Graph;
-// The embedded corpus as a graph, built once per process straight from the blob
-// (no copy of the decoded corpus) and never torn down.
-const Graph& embedded_graph();
-
 }  // namespace qsel

@@ -7,7 +7,7 @@
 
 #include "qsel/graph/graph.h"
 #include "qsel/model/model_spec.h"
-#include "qsel/rules/placement.h"
+#include "qsel/sizing/placement.h"
 
 namespace qsel {
 

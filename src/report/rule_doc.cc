@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "qsel/lint/finding.h"
-#include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 
 namespace qsel {
 namespace {

@@ -1,4 +1,4 @@
-#include "gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 
 #include <algorithm>
 

@@ -4,8 +4,9 @@
 
 #include <cmath>
 
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
-#include "qsel/rules/memory.h"
+#include "qsel/sizing/memory.h"
 #include "support/fixtures.h"
 
 using namespace qsel;

@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 
 #include "qsel/core/citation.h"
-#include "qsel/rules/explain.h"
+#include "qsel/explain/explain.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/gotchas.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

@@ -1,4 +1,4 @@
-// Record readers shared by the rule units (internal to src/rules).
+// Record readers shared by the rule units and by explain, which reads records the way the rules do.
 #pragma once
 #include <string>
 #include <vector>
@@ -21,8 +21,6 @@ bool target_has_precisions(const Record& target, const Record& format);
 bool target_has_dtype(const Record& target, const std::string& dtype);
 // The precisions a format needs that the target's matrix units lack ("fp8").
 std::vector<std::string> missing_precisions(const Record& target, const Record& format);
-bool weight_only(const Record& format);
-bool is_baseline(const Record& format);
 
 // The engine runs on this target at all (runs_on selector, platforms).
 bool engine_runs_on(const Record& engine, const Record& target);

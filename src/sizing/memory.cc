@@ -1,4 +1,4 @@
-#include "qsel/rules/memory.h"
+#include "qsel/sizing/memory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 
 #include "qsel/core/ggml_types.h"
-#include "qsel/rules/rules.h"
-#include "rule_support.h"
 
 namespace qsel {
 namespace {
 
 using nlohmann::json;
+
+bool has(const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 // The measured whole-file figure for this model, else the one measured on the model
 // closest in size (embeddings and promoted tensors weigh less in a bigger model), else the first.
@@ -60,19 +60,23 @@ double sixteen_bit_params_b(const Record& f, const ModelSpec& m) {
   if (!f.data.contains("unquantized_tensors")) kept = {"embeddings", "lm_head"};
   double per_table = static_cast<double>(m.vocab) * m.hidden / 1e9;
   double out = 0;
-  if (rule_util::contains(kept, "embeddings")) out += per_table;
-  if (rule_util::contains(kept, "lm_head") && !m.tied_embeddings) out += per_table;
-  if (rule_util::contains(kept, "attention")) out += m.attention_params_b();
+  if (has(kept, "embeddings")) out += per_table;
+  if (has(kept, "lm_head") && !m.tied_embeddings) out += per_table;
+  if (has(kept, "attention")) out += m.attention_params_b();
   return out;
 }
 
 }  // namespace
 
+bool is_baseline(const Record& format) { return format.str("scheme") == "unquantized"; }
+
+bool weight_only(const Record& format) { return format.data.value("weight_only", false); }
+
 Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   if (m.checkpoint && m.checkpoint->format == f.id && m.checkpoint->bpw() > 0)
     return {m.checkpoint->bpw(), fmt::format("measured from the checkpoint's tensors ({:.2f} GB for {:.2f}B parameters)",
                                              m.checkpoint->bytes / 1e9, m.checkpoint->params / 1e9), true};
-  if (rule_util::is_baseline(f)) return {16, "16-bit", true};
+  if (is_baseline(f)) return {16, "16-bit", true};
   if (f.str("scheme") == "gguf")
     if (auto b = measured(f, m, g)) return *b;
   const auto& bpw = f.data.value("bpw", json::object());
@@ -81,7 +85,7 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   double bits = f.data.value("weight_bits", json()).is_number() ? f.data["weight_bits"].get<double>() : 0;
   int group = f.data.value("weight_group_size", json()).is_number() ? f.data["weight_group_size"].get<int>() : 0;
   if (bits <= 0) return {};
-  if (group <= 0 && !rule_util::weight_only(f))
+  if (group <= 0 && !weight_only(f))
     return {bits, fmt::format("derived: {:g}-bit weights; per-tensor or per-channel scales are negligible", bits)};
   if (group <= 0) return {bits, fmt::format("derived: {:g}-bit weights; group size unknown, so a lower bound", bits)};
   if (f.data.value("zero_points", false))

@@ -1,4 +1,4 @@
-#include "qsel/rules/inspect_json.h"
+#include "qsel/report/inspect_json.h"
 
 #include <cmath>
 

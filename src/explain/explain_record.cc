@@ -2,11 +2,11 @@
 // and a selection rule's page with the records behind it.
 #include <fmt/format.h>
 
-#include "qsel/rules/explain.h"
-#include "qsel/rules/memory.h"
+#include "qsel/explain/explain.h"
+#include "qsel/sizing/memory.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
-#include "rule_support.h"
+#include "qsel/rules/rule_support.h"
 
 namespace qsel {
 namespace {

@@ -10,8 +10,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
-#include "qsel/rules/memory.h"
-#include "rule_support.h"
+#include "qsel/sizing/memory.h"
 
 namespace qsel {
 namespace {

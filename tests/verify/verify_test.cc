@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "qsel/cli/context.h"
-#include "qsel/rules/verify.h"
+#include "qsel/verify/verify.h"
 #include "support/fixtures.h"
 
 using namespace qsel;

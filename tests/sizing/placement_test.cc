@@ -11,9 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "qsel/graph/graph.h"
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
-#include "qsel/rules/memory.h"
-#include "qsel/rules/placement.h"
+#include "qsel/sizing/memory.h"
+#include "qsel/sizing/placement.h"
 #include "support/fixtures.h"
 
 using namespace qsel;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "qsel/rules/memory.h"
-#include "rules/mini.h"
+#include "qsel/sizing/memory.h"
+#include "support/rules_mini.h"
 
 using namespace qsel;
 using namespace qsel::test;

@@ -1,4 +1,4 @@
-#include "qsel/rules/verify.h"
+#include "qsel/verify/verify.h"
 
 #include <algorithm>
 #include <map>

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli/browse_corpus.h"
-#include "cli/gpu_arg.h"
+#include "qsel/detect/resolve_gpu.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/errors.h"
 #include "support/fixtures.h"

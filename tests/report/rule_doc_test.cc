@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "qsel/lint/registry.h"
+#include "qsel/report/rule_doc.h"
 
 using namespace qsel;
 

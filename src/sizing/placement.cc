@@ -4,7 +4,7 @@
 // GPU only when every layer does, and each layer's KV cache lives where the layer
 // does. Decode reads every GPU-resident byte at GPU bandwidth and every RAM-resident
 // byte at RAM bandwidth, one after the other: the time per token is their sum.
-#include "qsel/rules/placement.h"
+#include "qsel/sizing/placement.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // The efficiency fit behind decode forecasts (docs/performance-model.md).
-#include "qsel/rules/forecast.h"
+#include "qsel/sizing/forecast.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "qsel/rules/placement.h"
+#include "qsel/sizing/placement.h"
 
 namespace qsel {
 namespace {

@@ -1,4 +1,4 @@
-#include "qsel/rules/advice_json.h"
+#include "qsel/report/advice_json.h"
 
 #include <cmath>
 

@@ -9,8 +9,9 @@
 #include <functional>
 
 #include "qsel/graph/graph.h"
+#include "qsel/graph/embedded_graph.h"
 #include "qsel/loader/corpus_blob.h"
-#include "qsel/rules/forecast.h"
+#include "qsel/sizing/forecast.h"
 
 using namespace qsel;
 

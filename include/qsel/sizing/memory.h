@@ -1,0 +1,79 @@
+// The memory and speed model: weights, KV cache, the engine's budget, and the
+// bandwidth-roofline decode ceiling. GB = 1e9 bytes throughout. Sizing reads
+// records and a model's shape; it knows nothing of candidates or rules (the
+// rules size each candidate through rules/candidate_memory.h).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+#include "qsel/model/model_spec.h"
+#include "qsel/sizing/forecast.h"
+#include "qsel/sizing/placement.h"
+
+namespace qsel {
+
+// What one device gives one engine (per GPU), and what the engine keeps for itself.
+struct Budget {
+  double capacity_gb = 0;        // the vendor's capacity, read in its unit (80 GB HBM = 80 GiB = 85.9 GB)
+  double total_gb = 0;           // what the engine sizes from: the driver's total, or the Metal working set
+  std::string total_source;      // how total_gb was obtained
+  std::string kind = "whole-device";  // the engine's budget kind (engine memory.budget)
+  double fraction = 1;           // the engine's fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static ...)
+  std::string fraction_source;
+  double activation_gb = 0, non_torch_gb = 0, cuda_graphs_gb = 0, buffers_gb = 0;  // kept by the engine, per GPU
+  double for_model_gb = 0;       // what weights and KV cache may use, summed over the GPUs
+  std::string statement;         // one line: capacity, budget, overheads, sources
+};
+
+struct Memory {
+  double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
+  Budget budget;
+  double bpw = 0;
+  std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
+  std::string kv_dtype;     // a dtype name or the KV-cache format record used
+  bool fits = false;         // it loads within the engine's budget (true for "tight" too)
+  std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | offload (part in system RAM) | slow (offload under --min-tok-s) | no
+  double margin_gb = 0;      // the headroom "yes" keeps, summed over the parts
+  int parts = 1;             // the tensor-parallel size the engine runs (the query's count, or the largest valid below it)
+  std::string margin_source;
+  std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
+  std::optional<Placement> placement;  // set when the model runs partly from system RAM
+  double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
+  double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
+  double forecast_tok_s = 0;  // the ceiling times the engine's measured efficiency (0: no calibration)
+  Efficiency efficiency;      // what the forecast rests on
+  std::vector<std::string> notes;
+};
+
+
+struct Bpw {
+  double value = 0;
+  std::string source;  // "measured on <model>", "block struct", "derived: 4 + 16/128"
+  bool whole_model = false;  // a measured figure already covers embeddings and promotions
+};
+
+// A format the engines serve as the unquantized model (scheme: unquantized).
+bool is_baseline(const Record& format);
+// A format that quantizes weights alone (activations stay 16-bit).
+bool weight_only(const Record& format);
+
+// The bits per weight to size `format` with (Rule 5: measured before struct, never the name).
+// With the graph, a figure measured on another model is taken from the one closest in size.
+Bpw choose_bpw(const Record& format, const ModelSpec& model, const Graph* g = nullptr);
+double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
+// KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
+double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
+// What `count` parts give an engine for weights and KV cache, with every
+// figure the engine keeps for itself (activation peak, non-torch memory, CUDA
+// graphs, buffers). `fraction_override` (--memory-fraction) replaces the engine's
+// fraction when positive. `weights_gb` is needed by fraction-of-free engines.
+Budget engine_budget(const Record& accelerator, const Record& target, int count, const Record* engine, const ModelSpec& model,
+                     double weights_gb, double fraction_override = 0);
+// The device total an engine sizes from, per part, in GB, and where it came from.
+double device_total_gb(const Record& accelerator, const Record& target, std::string* source);
+// The vendor's capacity in GB (memory_gb read as GiB or GB by memory_unit); 0 when unknown.
+double capacity_gb(const Record& accelerator);
+
+}  // namespace qsel
