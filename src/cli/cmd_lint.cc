@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/citation.h"
+#include "qsel/core/atomic_write.h"
 #include "qsel/core/text_file.h"
 #include "qsel/core/version.h"
 #include "qsel/lint/config.h"

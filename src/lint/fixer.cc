@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/atomic_write.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text_file.h"
 #include "qsel/lint/errors.h"
@@ -118,62 +119,23 @@ std::vector<FileEdit> plan_fixes(const Findings& findings) {
 
 namespace {
 
-// Writes `e.after` beside the file, flushes it to disk and renames it over the
-// original, so the file is at every instant either the old text or the new.
+// Writes `e.after` atomically, and only where the file is still what was linted
+// (checked before writing and again just before the rename) and not a symlink.
 // Returns why it was not written, or empty.
 std::string write_one(const FileEdit& e) {
-  struct stat link {};
-  if (::lstat(e.file.c_str(), &link) != 0) return fmt::format("cannot stat it: {}", std::strerror(errno));
-  if (S_ISLNK(link.st_mode)) return "it is a symlink; --fix does not write through links (edit the target itself)";
-  if (!S_ISREG(link.st_mode)) return "not a regular file";
-  std::string now;
-  try {
-    now = read_text_file(e.file, kMaxRecordFile, "record file");
-  } catch (const UsageError& err) {
-    return err.what();
+  AtomicWrite options;
+  options.temp_tag = "qsel-fix";
+  options.refuse_symlink = true;
+  options.expect = e.before;
+  options.expect_max_bytes = kMaxRecordFile;
+  WriteOutcome out = try_write_file_atomic(e.file, e.after, options);
+  switch (out.code) {
+    case WriteOutcome::Written: return "";
+    case WriteOutcome::Symlink: return "it is a symlink; --fix does not write through links (edit the target itself)";
+    case WriteOutcome::ChangedBefore: return "the file changed since it was linted; run qsel lint --fix again";
+    case WriteOutcome::ChangedDuring: return "the file changed while it was being fixed; nothing was written";
+    default: return out.why;
   }
-  if (now != e.before) return "the file changed since it was linted; run qsel lint --fix again";
-  fs::path path(e.file);
-  fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  std::string tmpl = (dir / ("." + path.filename().string() + ".qsel-fix-XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) return fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno));
-  std::string tmp(name.data());
-  auto fail = [&](const std::string& why) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return why;
-  };
-  std::size_t done = 0;
-  while (done < e.after.size()) {
-    ssize_t n = ::write(fd, e.after.data() + done, e.after.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return fail(fmt::format("cannot write the fixed text: {}", std::strerror(errno)));
-    done += static_cast<std::size_t>(n);
-  }
-  ::fchmod(fd, link.st_mode & 07777);
-  if (::fchown(fd, link.st_uid, link.st_gid) != 0) {
-    // Not the owner: the new file keeps ours; the mode above still matches.
-  }
-  if (::fsync(fd) != 0) return fail(fmt::format("cannot flush the fixed text to disk: {}", std::strerror(errno)));
-  // The last look: another writer may have saved the file while we wrote ours.
-  std::string again;
-  try {
-    again = read_text_file(e.file, kMaxRecordFile, "record file");
-  } catch (const UsageError& err) {
-    return fail(err.what());
-  }
-  if (again != e.before) return fail("the file changed while it was being fixed; nothing was written");
-  if (::rename(tmp.c_str(), e.file.c_str()) != 0) return fail(fmt::format("cannot replace it: {}", std::strerror(errno)));
-  ::close(fd);
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // the rename itself survives a crash
-    ::close(dfd);
-  }
-  return "";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "qsel/core/disposal.h"
 #include "qsel/core/errors.h"
+#include "qsel/core/atomic_write.h"
 #include "qsel/core/text_file.h"
 #include "qsel/core/timing.h"
 

@@ -19,6 +19,7 @@
 #include "qsel/core/citation.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
+#include "qsel/core/atomic_write.h"
 #include "qsel/core/text_file.h"
 
 namespace qsel {
