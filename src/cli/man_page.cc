@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli_model.h"
+#include "qsel/core/text.h"
 
 namespace qsel {
 namespace {
@@ -20,17 +21,9 @@ std::string roff(const std::string& text) {
     if (c == '\\') out += "\\e";
     else if (c == '-') out += "\\-";
     else if (u >= 0x80) {  // one UTF-8 sequence (invalid bytes are dropped)
-      int len = (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : (u & 0xF8) == 0xF0 ? 4 : 0;
-      if (len == 0 || i + len > text.size()) continue;
-      unsigned cp = u & (0x7F >> len);
-      bool ok = true;
-      for (int k = 1; k < len; ++k) {
-        auto b = static_cast<unsigned char>(text[i + k]);
-        ok = ok && (b & 0xC0) == 0x80;
-        cp = (cp << 6) | (b & 0x3F);
-      }
-      if (ok) out += fmt::format("\\[u{:04X}]", cp);
-      i += len - 1;
+      Utf8Char ch = utf8_at(text, i);
+      if (ch.valid) out += fmt::format("\\[u{:04X}]", static_cast<std::uint32_t>(ch.code_point));
+      i += ch.length - 1;
     } else if (u >= 0x20 || c == '\n') out += c;
   }
   return out;

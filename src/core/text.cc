@@ -8,21 +8,31 @@
 
 namespace qsel {
 
+Utf8Char utf8_at(std::string_view s, std::size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  Utf8Char out{c, 1, c < 0x80};
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n <= 1 || i + n > s.size()) return out;
+  std::uint32_t cp = c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return out;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return out;
+  return {static_cast<char32_t>(cp), n, true};
+}
+
 std::size_t find_invalid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return i;
-    std::uint32_t cp = n == 1 ? c : c & (0x7F >> n);
-    for (std::size_t k = 1; k < n; ++k) {
-      auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (cc & 0x3F);
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {  // the common case, without the call
+      ++i;
+      continue;
     }
-    bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += n;
+    Utf8Char ch = utf8_at(s, i);
+    if (!ch.valid) return i;
+    i += ch.length;
   }
   return std::string_view::npos;
 }
@@ -182,21 +192,19 @@ std::string escaped(std::string_view text, bool keep_newlines) {
       ++i;
       continue;
     }
-    std::size_t bad = find_invalid_utf8(text.substr(i, std::min<std::size_t>(4, text.size() - i)));
-    std::size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
-    bool valid = len > 1 && i + len <= text.size() && (bad == std::string::npos || bad >= len);
-    if (!valid) {
+    Utf8Char ch = utf8_at(text, i);
+    if (!ch.valid) {
       escape(c);
       ++i;
       continue;
     }
-    if (c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {  // C1 controls U+0080..U+009F
+    if (ch.code_point >= 0x80 && ch.code_point <= 0x9F) {  // C1 controls U+0080..U+009F
       escape(c);
       escape(static_cast<unsigned char>(text[i + 1]));
     } else {
-      out.append(text.substr(i, len));
+      out.append(text.substr(i, ch.length));
     }
-    i += len;
+    i += ch.length;
   }
   return out;
 }

@@ -15,10 +15,7 @@ constexpr std::size_t kMaxRecordFile = 1 << 20;  // the loader's cap: a larger f
 
 // Bytes in the character at `i`: a valid UTF-8 sequence, else one byte.
 std::size_t char_length(std::string_view s, std::size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
-  if (len == 1 || i + len > s.size() || find_invalid_utf8(s.substr(i, len)) != std::string_view::npos) return 1;
-  return len;
+  return utf8_at(s, i).length;
 }
 
 // Walks a line's characters forward, so that many findings on one long line

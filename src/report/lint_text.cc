@@ -33,13 +33,6 @@ std::size_t cells(char32_t c) {
   return 1;
 }
 
-char32_t decode(std::string_view u) {
-  auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(u[i])); };
-  if (u.size() == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-  if (u.size() == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-}
-
 // The snippet as printed (escaped, tabs as four spaces, "…" where it was cut)
 // and how many cells precede the finding's character, for the caret.
 struct ShownLine {
@@ -59,11 +52,11 @@ ShownLine show(const Snippet& sn) {
   bool placed = false;
   for (std::size_t i = 0; i < t.size(); ++index) {
     auto c = static_cast<unsigned char>(t[i]);
-    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
-    if (len > 1 && (i + len > t.size() || find_invalid_utf8(t.substr(i, len)) != std::string_view::npos)) len = 1;
+    Utf8Char ch = utf8_at(t, i);
+    std::size_t len = ch.length;
     std::string_view unit = t.substr(i, len);
     std::string piece = unit == "\t" ? std::string(4, ' ') : printable(unit);
-    std::size_t w = piece != unit ? piece.size() : len == 1 ? 1 : cells(decode(unit));  // escapes are ASCII
+    std::size_t w = piece != unit ? piece.size() : len == 1 ? 1 : cells(ch.code_point);  // escapes are ASCII
     if (index == sn.column) {
       out.caret = width;
       placed = true;

@@ -50,3 +50,17 @@ TEST_CASE("text: printable escapes what could drive a terminal and keeps UTF-8",
   CHECK(qsel::printable("c1 \xc2\x9b" "31m") == "c1 \\xC2\\x9B31m");
   CHECK(qsel::printable("bad \xff\xfe utf8 \xe2\x82") == "bad \\xFF\\xFE utf8 \\xE2\\x82");
 }
+
+TEST_CASE("text: utf8_at decodes one character, or gives the single byte of an invalid one", "[core][text]") {
+  auto at = [](std::string_view s, std::size_t i) { return qsel::utf8_at(s, i); };
+  CHECK((at("a", 0).code_point == U'a' && at("a", 0).length == 1 && at("a", 0).valid));
+  CHECK((at("é", 0).code_point == 0xE9 && at("é", 0).length == 2 && at("é", 0).valid));
+  CHECK((at("x€", 1).code_point == 0x20AC && at("x€", 1).length == 3));
+  CHECK((at("😀", 0).code_point == 0x1F600 && at("😀", 0).length == 4));
+  for (std::string_view bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE2\x82", "\x80", "\xFF"}) {
+    INFO(qsel::printable(bad));
+    auto c = at(bad, 0);
+    CHECK((!c.valid && c.length == 1 && c.code_point == static_cast<unsigned char>(bad[0])));
+  }
+  CHECK(qsel::find_invalid_utf8("ok é € 😀 \xE2\x82") == 15);
+}

@@ -8,6 +8,17 @@
 
 namespace qsel {
 
+// One character of UTF-8 text: the code point and byte length of the valid
+// sequence at a byte offset, or (valid = false) the single byte there. The one
+// UTF-8 decoder: validation, escaping, display widths and roff all walk text
+// with it.
+struct Utf8Char {
+  char32_t code_point = 0;  // the byte's value when not valid
+  std::size_t length = 1;
+  bool valid = false;
+};
+Utf8Char utf8_at(std::string_view text, std::size_t offset);
+
 // Byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
 std::size_t find_invalid_utf8(std::string_view text);
 
