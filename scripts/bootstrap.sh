@@ -10,6 +10,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
           libfmt-dev libspdlog-dev catch2 graphviz
           libcurl4-openssl-dev  # Hub ids and GGUF URLs over HTTP (src/net/http.cc)
+          libre2-dev  # every regular expression: schema patterns and log patterns
           dpkg-dev file bash-completion groff-base  # packaging (cpack: dpkg-shlibdeps), completion and man page tests
           zsh fish  # the zsh and fish completion tests run the real shells
           clang libclang-rt-14-dev)  # the sanitizer build and the libFuzzer harnesses (scripts/sanitize.sh)

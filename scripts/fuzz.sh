@@ -9,11 +9,11 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns linear_regex hub)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub)
 build=build-san
 [ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
 seeds="$build/fuzz/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,linear_regex,hub}
+rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub}
 # Record files, each prefixed with its kind's index (the harness's first byte picks the kind).
 i=0
 for kind in formats accelerators targets kernels engines matrices benchmarks gotchas models techniques facts questions; do
@@ -36,14 +36,6 @@ QSEL_CROSSCHECK_OUT="$seeds/generated" "$build/tests/qsel_tests" "[.crosscheck]"
 cp "$seeds"/generated/*.gguf "$seeds/gguf/"
 cp "$seeds"/generated/*.safetensors "$seeds/safetensors/"
 cp tests/fixtures/logs/*.log "$seeds/log_patterns/"
-# Linear matcher: a byte giving the pattern's length, the pattern, a text.
-n=0
-for pt in '^[a-z0-9]([a-z0-9.-]{0,78}[a-z0-9])?$|h100-sxm' '^https?://|https://example.org/x' \
-          '^[A-Za-z0-9_.-]+(=[A-Za-z0-9_.:-]+)?$|VLLM_USE_V1=1' '^(Y|\.|Y?[*†‡][0-9]*)$|Y†2' '(a|b)*c{2,3}\d\s|abcc1 '; do
-  p=${pt%|*}; t=${pt##*|}
-  { printf "\\$(printf '%03o' "$(printf '%s' "$p" | wc -c)")"; printf '%s%s' "$p" "$t"; } > "$seeds/linear_regex/seed-$n"
-  n=$((n + 1))
-done
 # Hub names (first byte 0) and a Hub file list (first byte 1).
 n=0
 for name in 'Qwen/Qwen3-32B-AWQ' 'unsloth/Llama-3.1-8B-Instruct-GGUF@refs/pr/1:Q4_K_M' \

@@ -1,6 +1,6 @@
 #include "qsel/core/pattern.h"
 
-#include <vector>
+#include <re2/re2.h>
 
 namespace qsel {
 namespace {
@@ -10,6 +10,7 @@ struct Token {
   std::string text;  // literal text or capture name
 };
 
+// Empty when a '{' is never closed.
 std::vector<Token> tokens(std::string_view p) {
   std::vector<Token> out;
   std::string lit;
@@ -35,15 +36,7 @@ std::vector<Token> tokens(std::string_view p) {
   return out;
 }
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
-}  // namespace
-
-std::string pattern_problem(std::string_view pattern) {
+std::string shape_problem(std::string_view pattern) {
   if (pattern.empty()) return "empty pattern";
   int depth = 0;
   for (char c : pattern) {
@@ -56,39 +49,80 @@ std::string pattern_problem(std::string_view pattern) {
   return "a pattern needs some literal text";
 }
 
-std::optional<std::map<std::string, std::string>> match_pattern(std::string_view pattern, std::string_view line) {
-  auto toks = tokens(pattern);
-  if (toks.empty()) return std::nullopt;
-  std::map<std::string, std::string> caps;
-  std::size_t pos = 0;
-  const Token* pending = nullptr;  // a capture waiting for the next literal to end it
-  bool anchored = false;           // the previous token fixed where the next literal must start
-  for (std::size_t i = 0; i < toks.size(); ++i) {
-    const Token& t = toks[i];
-    if (t.kind == Token::Any) {
-      anchored = false;
-      continue;
-    }
-    if (t.kind == Token::Capture) {
-      pending = &t;
-      anchored = false;
-      continue;
-    }
-    std::size_t at = line.find(t.text, pos);
-    if (at == std::string_view::npos) return std::nullopt;
-    if (anchored && at != pos) {
-      // A literal right after a literal: they are one literal (tokens() merges them), so this cannot happen.
-      return std::nullopt;
-    }
-    if (pending) {
-      caps[pending->text] = trimmed(line.substr(pos, at - pos));
-      pending = nullptr;
-    }
-    pos = at + t.text.size();
-    anchored = true;
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+std::optional<LogPattern> LogPattern::compile(std::string_view pattern, std::string* why) {
+  if (std::string problem = shape_problem(pattern); !problem.empty()) {
+    if (why) *why = problem;
+    return std::nullopt;
   }
-  if (pending) caps[pending->text] = trimmed(line.substr(pos));
+  // Between two literals, the wildcards and captures form one gap. The last capture
+  // in a gap takes all of it ("{a}*" and "*{a}" capture the same text); a gap at the
+  // end of the pattern runs to the end of the line.
+  LogPattern out;
+  out.text_ = std::string(pattern);
+  std::string program;
+  auto toks = tokens(pattern);
+  for (std::size_t i = 0; i < toks.size();) {
+    if (toks[i].kind == Token::Literal) {
+      program += RE2::QuoteMeta(toks[i].text);
+      ++i;
+      continue;
+    }
+    const Token* capture = nullptr;
+    for (; i < toks.size() && toks[i].kind != Token::Literal; ++i)
+      if (toks[i].kind == Token::Capture) capture = &toks[i];
+    bool last = i == toks.size();
+    if (capture) {
+      program += last ? "(.*)" : "(.*?)";
+      out.names_.push_back(capture->text);
+    } else if (!last) {
+      program += ".*?";
+    }
+  }
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);  // bytes: a log line need not be UTF-8
+  options.set_dot_nl(true);
+  options.set_log_errors(false);
+  auto re = std::make_shared<const RE2>(program, options);
+  if (!re->ok()) {
+    if (why) *why = "RE2 cannot take it: " + re->error();
+    return std::nullopt;
+  }
+  out.re_ = std::move(re);
+  return out;
+}
+
+bool LogPattern::matches(std::string_view line) const { return RE2::PartialMatch(line, *re_); }
+
+std::optional<std::map<std::string, std::string>> LogPattern::match(std::string_view line) const {
+  std::map<std::string, std::string> caps;
+  if (names_.empty()) {
+    if (!matches(line)) return std::nullopt;
+    return caps;
+  }
+  std::vector<re2::StringPiece> groups(names_.size() + 1);
+  if (!re_->Match(line, 0, line.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) return std::nullopt;
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    caps[names_[i]] = trimmed(std::string_view(groups[i + 1].data(), groups[i + 1].size()));
   return caps;
+}
+
+std::optional<std::map<std::string, std::string>> match_pattern(std::string_view pattern, std::string_view line) {
+  auto p = LogPattern::compile(pattern);
+  if (!p) return std::nullopt;
+  return p->match(line);
+}
+
+std::string pattern_problem(std::string_view pattern) {
+  std::string why;
+  return LogPattern::compile(pattern, &why) ? "" : why;
 }
 
 }  // namespace qsel

@@ -1,6 +1,14 @@
 #include "schema_patterns.h"
 
 #include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
 
 #include "qsel/loader/marks.h"
 
@@ -18,6 +26,29 @@ const std::set<std::string, std::less<>> kNotApplicators = {
     "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "multipleOf"};
 
 constexpr int kMaxDepth = 128;
+
+// A `pattern` keyword (or patternProperties) still in `node` after the planner took
+// what it could: its pointer, or empty when none is left.
+std::string pattern_left(const json& node, const std::string& ptr, int depth) {
+  if (depth > kMaxDepth) return ptr;
+  if (node.is_object()) {
+    if (node.contains("pattern") && node["pattern"].is_string()) return pointer_child(ptr, "pattern");
+    if (node.contains("patternProperties")) return pointer_child(ptr, "patternProperties");
+    for (const auto& [k, v] : node.items()) {
+      if (kNotApplicators.count(k) && k != "definitions" && k != "$defs") continue;
+      if (k == "properties" && v.is_object()) {
+        for (const auto& [name, sub] : v.items())
+          if (auto left = pattern_left(sub, pointer_child(pointer_child(ptr, k), name), depth + 1); !left.empty()) return left;
+        continue;
+      }
+      if (auto left = pattern_left(v, pointer_child(ptr, k), depth + 1); !left.empty()) return left;
+    }
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      if (auto left = pattern_left(node[i], ptr + "/" + std::to_string(i), depth + 1); !left.empty()) return left;
+  }
+  return "";
+}
 constexpr int kMaxRefHops = 64;
 
 }  // namespace
@@ -32,24 +63,34 @@ class PatternPlanner {
 
   void run(json& for_valijson) {
     build(resolve(""), 0);
-    if (gave_up_) return;  // too deep to be sure of anything: valijson keeps every pattern
+    if (gave_up_) throw std::runtime_error(fmt::format("nesting or $ref chains deeper than {}", kMaxDepth));
     for (const auto& [ptr, idx] : memo_) {
       const json& node = root_.at(json::json_pointer(ptr));
       if (!node.is_object() || !node.contains("pattern") || !node["pattern"].is_string() || cond_.count(ptr)) continue;
       std::string pattern = node["pattern"].get<std::string>();
-      auto regex = LinearRegex::compile(pattern);
-      if (!regex) continue;
+      RE2::Options options;  // UTF-8: "[*†‡]" is a class of three characters
+      options.set_log_errors(false);
+      auto regex = std::make_shared<const RE2>(pattern, options);
+      if (!regex->ok())
+        throw std::runtime_error(fmt::format("pattern {} at {}: RE2 cannot take it: {}", json(pattern).dump(),
+                                             pointer_child(ptr, "pattern"), regex->error()));
       out_.nodes_[idx].regex = std::move(regex);
       out_.nodes_[idx].pattern = std::move(pattern);
       for_valijson.at(json::json_pointer(ptr)).erase("pattern");
       ++out_.taken_;
     }
+    if (auto left = pattern_left(for_valijson, "", 0); !left.empty())
+      throw std::runtime_error(fmt::format("{} sits where qsel cannot check it with RE2 (under a keyword such as anyOf, "
+                                           "not, if or patternProperties); move it to a properties/items path",
+                                           left));
     for (bool changed = true; changed;) {  // relevance flows up, through cycles too
       changed = false;
       for (auto& n : out_.nodes_) {
-        bool r = n.regex.has_value() || (n.additional && out_.nodes_[*n.additional].relevant) ||
-                 (n.items && out_.nodes_[*n.items].relevant);
+        auto rel = [&](std::optional<std::size_t> c) { return c && out_.nodes_[*c].relevant; };
+        bool r = n.regex != nullptr || rel(n.additional) || rel(n.items);
         for (const auto& [_, c] : n.properties) r = r || out_.nodes_[c].relevant;
+        for (std::size_t c : n.all_of) r = r || out_.nodes_[c].relevant;
+        for (const auto& c : n.conditionals) r = r || rel(c.then) || rel(c.otherwise);
         if (r && !n.relevant) n.relevant = changed = true;
       }
     }
@@ -57,6 +98,10 @@ class PatternPlanner {
       std::erase_if(n.properties, [&](const auto& p) { return !out_.nodes_[p.second].relevant; });
       if (n.additional && !out_.nodes_[*n.additional].relevant) n.additional.reset();
       if (n.items && !out_.nodes_[*n.items].relevant) n.items.reset();
+      std::erase_if(n.all_of, [&](std::size_t c) { return !out_.nodes_[c].relevant; });
+      std::erase_if(n.conditionals, [&](const auto& c) {
+        return !(c.then && out_.nodes_[*c.then].relevant) && !(c.otherwise && out_.nodes_[*c.otherwise].relevant);
+      });
     }
   }
 
@@ -118,11 +163,37 @@ class PatternPlanner {
       } else if (k == "items" && v.is_object()) {
         std::size_t c = build(resolve(here), depth + 1);
         out_.nodes_[idx].items = c;
+      } else if (k == "allOf" && v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          std::size_t c = build(resolve(here + "/" + std::to_string(i)), depth + 1);
+          out_.nodes_[idx].all_of.push_back(c);
+        }
+      } else if (k == "if" && v.is_object()) {
+        mark_all(here, 0);  // a pattern inside the condition could sway it
+        SchemaPatterns::Node::Conditional cond;
+        cond.when = compile_condition(v);
+        if (node->contains("then")) cond.then = build(resolve(pointer_child(ptr, "then")), depth + 1);
+        if (node->contains("else")) cond.otherwise = build(resolve(pointer_child(ptr, "else")), depth + 1);
+        out_.nodes_[idx].conditionals.push_back(std::move(cond));
+      } else if ((k == "then" || k == "else") && node->contains("if") && (*node)["if"].is_object()) {
+        // taken with its `if`
       } else if (!kNotApplicators.count(k) && (v.is_object() || v.is_array())) {
         mark_all(here, 0);
       }
     }
     return idx;
+  }
+
+  // An `if` as a schema of its own for valijson, with the root's definitions beside it
+  // for its $refs.
+  std::shared_ptr<const valijson::Schema> compile_condition(const json& when) const {
+    json doc = when;
+    if (root_.contains("definitions") && !doc.contains("definitions")) doc["definitions"] = root_["definitions"];
+    auto schema = std::make_shared<valijson::Schema>();
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(doc);
+    parser.populateSchema(adapter, *schema);
+    return schema;
   }
 
   // Every schema node at or under `ptr`, and wherever its $refs lead.
@@ -152,7 +223,7 @@ SchemaPatterns::SchemaPatterns(const json& schema, json& for_valijson) {
 // The pointer of a failure is built on the way back up: the walk itself allocates nothing.
 bool SchemaPatterns::walk(std::size_t idx, const json& value, std::optional<Failure>& out) const {
   const Node& n = nodes_[idx];
-  if (n.regex && value.is_string() && !n.regex->search(value.get_ref<const std::string&>())) {
+  if (n.regex && value.is_string() && !RE2::PartialMatch(value.get_ref<const std::string&>(), *n.regex)) {
     out = Failure{"", n.pattern};
     return false;
   }
@@ -171,6 +242,14 @@ bool SchemaPatterns::walk(std::size_t idx, const json& value, std::optional<Fail
         out->pointer.insert(0, "/" + std::to_string(i));
         return false;
       }
+  }
+  for (std::size_t c : n.all_of)
+    if (!walk(c, value, out)) return false;
+  for (const auto& c : n.conditionals) {
+    thread_local valijson::Validator validator;
+    valijson::adapters::NlohmannJsonAdapter target(value);
+    auto branch = validator.validate(*c.when, target, nullptr) ? c.then : c.otherwise;
+    if (branch && !walk(*branch, value, out)) return false;
   }
   return true;
 }

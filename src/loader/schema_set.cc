@@ -2,22 +2,20 @@
 #include "qsel/loader/schema_set.h"
 
 #include <algorithm>
-#include <regex>
 #include <optional>
 #include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
-#include "qsel/core/linear_regex.h"
 #include "qsel/core/text.h"
 #include "schema_patterns.h"
-#include "schema_verdict.h"
 
 namespace qsel {
 namespace {
@@ -92,21 +90,17 @@ std::string context_to_pointer(const std::vector<std::string>& ctx) {
   return ptr;
 }
 
-// Records are validated on several threads at once: each has its own cache. A
-// pattern the linear matcher cannot compile falls back to std::regex, as valijson does.
+// Records are validated on several threads at once: each has its own cache. Every
+// schema pattern compiles under RE2 (SchemaPatterns refuses a schema otherwise).
 bool matches_pattern(const std::string& pattern, const std::string& text) {
-  struct Compiled {
-    std::optional<LinearRegex> linear;
-    std::optional<std::regex> general;
-  };
-  thread_local std::map<std::string, Compiled, std::less<>> cache;
+  thread_local std::map<std::string, std::unique_ptr<RE2>, std::less<>> cache;
   auto it = cache.find(pattern);
   if (it == cache.end()) {
-    Compiled c{LinearRegex::compile(pattern), std::nullopt};
-    if (!c.linear) c.general.emplace(pattern, std::regex::ECMAScript);
-    it = cache.emplace(pattern, std::move(c)).first;
+    RE2::Options options;
+    options.set_log_errors(false);
+    it = cache.emplace(pattern, std::make_unique<RE2>(pattern, options)).first;
   }
-  return it->second.linear ? it->second.linear->search(text) : std::regex_search(text, *it->second.general);
+  return it->second->ok() && RE2::PartialMatch(text, *it->second);
 }
 
 }  // namespace
@@ -161,7 +155,6 @@ struct SchemaSet::Compiled {
   json document;
   json for_valijson;  // the document less the patterns `patterns` checks
   std::optional<SchemaPatterns> patterns;
-  std::optional<SchemaVerdict> verdict;  // of for_valijson; none when it uses a keyword it does not know
   valijson::Schema schema;
 
   bool run_valijson(const json& record, valijson::ValidationResults* results) const {
@@ -184,7 +177,6 @@ SchemaSet::SchemaSet(const std::map<std::string, json>& schemas) {
       valijson::SchemaParser parser;
       valijson::adapters::NlohmannJsonAdapter adapter(c->for_valijson);
       parser.populateSchema(adapter, c->schema);
-      c->verdict = SchemaVerdict::compile(c->for_valijson);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("schema for kind \"{}\" is unusable: {}", kind, e.what()));
     }
@@ -248,19 +240,8 @@ void explain_all(const json& root, const json& node_in, const json& v, const std
 
 }  // namespace
 
-bool SchemaSet::proved_valid(const std::string& kind, const json& record) const {
-  const Compiled& c = *compiled_.at(kind);
-  return c.verdict && c.verdict->certainly_valid(record) && !c.patterns->check(record);
-}
-
-bool SchemaSet::valijson_accepts(const std::string& kind, const json& record) const {
-  const Compiled& c = *compiled_.at(kind);
-  return c.run_valijson(record, nullptr) && !c.patterns->check(record);
-}
-
 Problems SchemaSet::validate(const std::string& kind, const json& record, const Marks& marks,
                              const std::string& file) const {
-  if (proved_valid(kind, record)) return {};  // most records: valijson is spared
   const Compiled& c = *compiled_.at(kind);
   valijson::ValidationResults results;
   std::optional<SchemaPatterns::Failure> mismatch;

@@ -26,8 +26,17 @@ struct Hit {
   std::string text;
 };
 
+// An engine's log patterns, compiled once per run (not once per line).
+struct EnginePatterns {
+  std::vector<LogPattern> detect;
+  std::vector<std::pair<std::string, std::vector<LogPattern>>> kernels;  // kernel id -> its patterns
+  std::vector<std::pair<std::string, LogPattern>> facts;                 // fact name -> its pattern
+  std::vector<std::pair<const json*, LogPattern>> notices;               // the notice entry -> its pattern
+};
+
 struct EngineScan {
   const Record* engine = nullptr;
+  EnginePatterns patterns;
   std::size_t detect = 0;
   Hit first_detect;
   std::map<std::string, Hit> kernels;                    // kernel id -> first line
@@ -42,34 +51,60 @@ const json& list(const json& j, const char* key) {
   return it != j.end() && it->is_array() ? *it : none;
 }
 
+// A pattern that does not compile matches nothing; it is said once (lint reports it as QS030).
+std::optional<LogPattern> compiled(const Record& engine, const json& p) {
+  if (!p.is_string()) return std::nullopt;
+  std::string why;
+  auto out = LogPattern::compile(p.get<std::string>(), &why);
+  if (!out) spdlog::warn("verify: {}: log pattern \"{}\" is unusable ({}); `qsel lint` reports it as QS030", engine.id,
+                         printable(p.get<std::string>()), why);
+  return out;
+}
+
+EnginePatterns patterns_of(const Record& engine) {
+  static const json empty = json::object();
+  auto it = engine.data.find("log");
+  const json& log = it != engine.data.end() ? *it : empty;  // a reference into the record: notices point into it
+  EnginePatterns out;
+  for (const auto& p : list(log, "detect"))
+    if (auto c = compiled(engine, p)) out.detect.push_back(std::move(*c));
+  for (const auto& e : list(engine.data, "kernel_selection")) {
+    if (!e.contains("log")) continue;
+    std::vector<LogPattern> ps;
+    for (const auto& p : list(e["log"], "patterns"))
+      if (auto c = compiled(engine, p)) ps.push_back(std::move(*c));
+    out.kernels.emplace_back(e["kernel"].get<std::string>(), std::move(ps));
+  }
+  for (const auto& f : list(log, "facts"))
+    if (auto c = compiled(engine, f["pattern"])) out.facts.emplace_back(f["fact"].get<std::string>(), std::move(*c));
+  for (const auto& nt : list(log, "notices"))
+    if (auto c = compiled(engine, nt["pattern"])) out.notices.emplace_back(&nt, std::move(*c));
+  return out;
+}
+
 std::string shown(std::string_view line) { return printable(line.substr(0, 300)); }
 
 void scan_line(EngineScan& s, std::size_t n, std::string_view line) {
-  static const json empty = json::object();
-  auto it = s.engine->data.find("log");
-  const json& log = it != s.engine->data.end() ? *it : empty;  // a reference into the record: notices point into it
-  for (const auto& p : list(log, "detect"))
-    if (match_pattern(p.get<std::string>(), line)) {
+  for (const auto& p : s.patterns.detect)
+    if (p.matches(line)) {
       if (s.detect++ == 0) s.first_detect = {n, shown(line)};
       break;
     }
-  for (const auto& e : list(s.engine->data, "kernel_selection")) {
-    if (!e.contains("log")) continue;
-    for (const auto& p : list(e["log"], "patterns"))
-      if (match_pattern(p.get<std::string>(), line)) {
-        s.kernels.emplace(e["kernel"].get<std::string>(), Hit{n, shown(line)});
+  for (const auto& [kernel, ps] : s.patterns.kernels)
+    for (const auto& p : ps)
+      if (p.matches(line)) {
+        s.kernels.emplace(kernel, Hit{n, shown(line)});
         break;
       }
-  }
-  for (const auto& f : list(log, "facts"))
-    if (auto caps = match_pattern(f["pattern"].get<std::string>(), line); caps && s.facts.size() < kKeep) {
-      std::string fact = f["fact"].get<std::string>();
-      auto it = caps->find(fact);
-      s.facts.push_back({fact, it == caps->end() ? "" : printable(it->second.substr(0, 100))});
-      s.fact_lines.push_back({n, shown(line)});
-    }
-  for (const auto& nt : list(log, "notices"))
-    if (match_pattern(nt["pattern"].get<std::string>(), line) && s.notices.size() < kKeep) s.notices.push_back({&nt, {n, shown(line)}});
+  for (const auto& [fact, p] : s.patterns.facts)
+    if (s.facts.size() < kKeep)
+      if (auto caps = p.match(line)) {
+        auto it = caps->find(fact);
+        s.facts.push_back({fact, it == caps->end() ? "" : printable(it->second.substr(0, 100))});
+        s.fact_lines.push_back({n, shown(line)});
+      }
+  for (const auto& [entry, p] : s.patterns.notices)
+    if (s.notices.size() < kKeep && p.matches(line)) s.notices.push_back({entry, {n, shown(line)}});
 }
 
 // The format a quantization name from the log names: an id, an alias or a checkpoint scheme name.
@@ -117,7 +152,7 @@ ojson check(const std::string& name, const std::string& result, const std::strin
 ojson verify_log(const Graph& g, const VerifyRequest& r) {
   std::vector<EngineScan> scans;
   for (const Record* e : g.of_kind(Kind::Engine))
-    if (!r.engine || e == r.engine) scans.push_back({e});
+    if (!r.engine || e == r.engine) scans.push_back({e, patterns_of(*e)});
   LogScan ls = scan_log(r.log, [&](std::size_t n, std::string_view line) {
     for (auto& s : scans) scan_line(s, n, line);
   });

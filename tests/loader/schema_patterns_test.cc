@@ -14,38 +14,53 @@ namespace {
 const json kSchema = json::parse(R"J({
   "type": "object",
   "definitions": {
-    "id": {"type": "string", "pattern": "^[a-z]+$"},
-    "either": {"type": "string", "pattern": "^e"}
+    "id": {"type": "string", "pattern": "^[a-z]+$"}
   },
   "properties": {
     "id": {"$ref": "#/definitions/id"},
     "ids": {"type": "array", "items": {"$ref": "#/definitions/id"}},
     "env": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9]+$"}},
-    "choice": {"oneOf": [{"type": "string", "pattern": "^a"}, {"$ref": "#/definitions/either"}]},
-    "negated": {"not": {"type": "string", "pattern": "^x"}},
-    "beside_ref": {"$ref": "#/definitions/id", "pattern": "^q"},
-    "lookahead": {"type": "string", "pattern": "^(?=a)"},
     "pattern": {"type": "string"}
   }
 })J");
 
+// kSchema with one more property; the pointer the refusal names.
+std::string refusal(const char* property) {
+  json schema = kSchema;
+  schema["properties"]["extra"] = json::parse(property);
+  json copy = schema;
+  try {
+    SchemaPatterns p(schema, copy);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(taken)";
+}
+
 }  // namespace
 
-TEST_CASE("schema patterns: taken only where no other verdict can hang on them", "[loader][schema]") {
+TEST_CASE("schema patterns: every pattern is taken, so valijson evaluates no regular expression", "[loader][schema]") {
   json for_valijson = kSchema;
   SchemaPatterns p(kSchema, for_valijson);
-  // The id definition (reached by $ref from properties and items) and the
-  // additionalProperties one; not oneOf's, not's, the one beside a $ref, nor
-  // the look-ahead the linear matcher cannot run.
+  // The id definition (reached by $ref from properties and items) and the additionalProperties one.
   CHECK(p.taken() == 2);
   CHECK_FALSE(for_valijson["definitions"]["id"].contains("pattern"));
   CHECK_FALSE(for_valijson["properties"]["env"]["additionalProperties"].contains("pattern"));
-  CHECK(for_valijson["definitions"]["either"].contains("pattern"));  // reached from oneOf
-  CHECK(for_valijson["properties"]["choice"]["oneOf"][0].contains("pattern"));
-  CHECK(for_valijson["properties"]["negated"]["not"].contains("pattern"));
-  CHECK(for_valijson["properties"]["beside_ref"].contains("pattern"));
-  CHECK(for_valijson["properties"]["lookahead"].contains("pattern"));
   CHECK(for_valijson["properties"]["pattern"] == kSchema["properties"]["pattern"]);  // a field named "pattern" is no keyword
+}
+
+TEST_CASE("schema patterns: a pattern RE2 cannot take, or one where its verdict could sway another, is refused by pointer", "[loader][schema]") {
+  CHECK(refusal(R"J({"type": "string", "pattern": "^(?=a)"})J") ==
+        "pattern \"^(?=a)\" at /properties/extra/pattern: RE2 cannot take it: invalid perl operator: (?=");
+  CHECK(refusal(R"J({"type": "string", "pattern": "(a)\\1"})J").find("RE2 cannot take it: invalid escape sequence: \\1") != std::string::npos);
+  CHECK(refusal(R"J({"oneOf": [{"type": "string", "pattern": "^a"}, {"type": "integer"}]})J") ==
+        "/properties/extra/oneOf/0/pattern sits where qsel cannot check it with RE2 (under a keyword such as anyOf, not, if or "
+        "patternProperties); move it to a properties/items path");
+  CHECK(refusal(R"J({"not": {"type": "string", "pattern": "^x"}})J").rfind("/properties/extra/not/pattern sits where", 0) == 0);
+  CHECK(refusal(R"J({"$ref": "#/definitions/id", "pattern": "^q"})J").rfind("/properties/extra/pattern sits where", 0) == 0);
+  CHECK(refusal(R"J({"type": "object", "patternProperties": {"^x": {"type": "string"}}})J")
+            .rfind("/properties/extra/patternProperties sits where", 0) == 0);
+  CHECK(refusal(R"J({"type": "string", "description": "no pattern here"})J") == "(taken)");
 }
 
 TEST_CASE("schema patterns: the check finds the value that fails, by pointer", "[loader][schema]") {
@@ -62,16 +77,16 @@ TEST_CASE("schema patterns: the check finds the value that fails, by pointer", "
   CHECK(f->pointer == "/env/a~1b~0c");
 }
 
-TEST_CASE("schema patterns: a $ref cycle and deep nesting leave every pattern with valijson", "[loader][schema]") {
+TEST_CASE("schema patterns: a $ref cycle or nesting past the limit refuses the schema", "[loader][schema]") {
   json cyclic = json::parse(R"({"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}},
                                 "properties": {"x": {"$ref": "#/definitions/a"}, "y": {"type": "string", "pattern": "^y"}}})");
   json copy = cyclic;
-  CHECK(SchemaPatterns(cyclic, copy).taken() == 0);
-  CHECK(copy == cyclic);
+  CHECK_THROWS_WITH(SchemaPatterns(cyclic, copy), "nesting or $ref chains deeper than 128");
   json deep = {{"type", "string"}, {"pattern", "^d"}};
   for (int i = 0; i < 200; ++i) deep = {{"properties", {{"k", deep}}}};
   json deep_copy = deep;
-  CHECK(SchemaPatterns(deep, deep_copy).taken() == 0);
+  CHECK_THROWS_WITH(SchemaPatterns(deep, deep_copy), "nesting or $ref chains deeper than 128");
+  CHECK_THROWS_WITH(SchemaSet({{"format", deep}}), "schema for kind \"format\" is unusable: nesting or $ref chains deeper than 128");
 }
 
 TEST_CASE("schema patterns: validation gives the same verdicts and messages, daggers included", "[loader][schema]") {
@@ -94,18 +109,42 @@ TEST_CASE("schema patterns: validation gives the same verdicts and messages, dag
   CHECK(p[0].mark.line == 1);
 }
 
-TEST_CASE("schema patterns: our own schemas leave valijson only the pattern a oneOf depends on", "[loader][schema]") {
+TEST_CASE("schema patterns: every pattern of our schemas compiles under RE2 and is taken from valijson", "[loader][schema]") {
   for (const auto& [kind, schema] : read_schema_dir(std::string(QSEL_SOURCE_DIR) + "/schemas")) {
     INFO(kind);
     json for_valijson = schema;
     SchemaPatterns p(schema, for_valijson);
     CHECK(p.taken() > 0);
-    // matrix footnotes are oneOf [text, {text, excludes_formats: id_list}]: the
-    // id pattern can choose the branch, so valijson keeps it there.
-    if (kind == "matrix") {
-      CHECK(for_valijson["definitions"]["id"].contains("pattern"));
-      for_valijson["definitions"]["id"].erase("pattern");
-    }
     CHECK(for_valijson.dump().find("\"pattern\":\"") == std::string::npos);
   }
+}
+
+TEST_CASE("schema patterns: allOf branches always apply; then and else where valijson says the if holds or not", "[loader][schema]") {
+  json schema = json::parse(R"J({
+    "type": "object",
+    "definitions": {"rule": {"properties": {"topic": {"type": "string", "pattern": "^rule-[1-7]$"}}}},
+    "allOf": [
+      {"properties": {"code": {"type": "string", "pattern": "^QS[0-9]{3}$"}}},
+      {"if": {"properties": {"kind": {"const": "rule"}}, "required": ["kind"]},
+       "then": {"$ref": "#/definitions/rule"},
+       "else": {"properties": {"topic": {"type": "string", "pattern": "^[a-z]+$"}}}}
+    ]
+  })J");
+  json for_valijson = schema;
+  SchemaPatterns p(schema, for_valijson);
+  CHECK(p.taken() == 3);
+  CHECK(for_valijson.dump().find("\"pattern\"") == std::string::npos);
+  CHECK_FALSE(p.check(json::parse(R"({"code": "QS001", "kind": "rule", "topic": "rule-2"})")));
+  CHECK_FALSE(p.check(json::parse(R"({"kind": "other", "topic": "abc"})")));
+  auto f = p.check(json::parse(R"({"code": "QS1"})"));
+  REQUIRE(f);
+  CHECK(f->pointer == "/code");
+  f = p.check(json::parse(R"({"kind": "rule", "topic": "rule-9"})"));  // then: the rule pattern
+  REQUIRE(f);
+  CHECK(f->pattern == "^rule-[1-7]$");
+  f = p.check(json::parse(R"({"kind": "other", "topic": "rule-2"})"));  // else: a-z only
+  REQUIRE(f);
+  CHECK(f->pattern == "^[a-z]+$");
+  CHECK(refusal(R"J({"if": {"properties": {"x": {"type": "string", "pattern": "^x"}}}, "then": {"required": ["y"]}})J")
+            .rfind("/properties/extra/if/properties/x/pattern sits where", 0) == 0);
 }

@@ -43,7 +43,7 @@ deb=$(ls "$work"/pkg/qsel_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || fail "cpack made no .deb: $(ls "$work/pkg")"
 dpkg-deb -I "$deb" > "$work/info.txt"
 depends=$(sed -n 's/^ Depends: //p' "$work/info.txt")
-for lib in libyaml-cpp0.7 libfmt9 libspdlog1.10 libstdc++6 libc6; do
+for lib in libyaml-cpp0.7 libfmt9 libspdlog1.10 libcurl4 libre2-9 libstdc++6 libc6; do
   echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
 done
 echo "install_test: $(basename "$deb"): Depends: $depends"

@@ -28,11 +28,6 @@ class SchemaSet {
   Problems validate(const std::string& kind, const nlohmann::json& record, const Marks& marks,
                     const std::string& file) const;
 
-  // The two verdicts validate() combines, each whole (patterns included):
-  // proved_valid is the fast proof (loader/schema_verdict.h), true only where
-  // valijson agrees, false meaning "ask valijson"; valijson_accepts is valijson's.
-  bool proved_valid(const std::string& kind, const nlohmann::json& record) const;
-  bool valijson_accepts(const std::string& kind, const nlohmann::json& record) const;
 
  private:
   struct Compiled;

@@ -1,8 +1,8 @@
 // QS012: a record file is named after its id (data/<kind-plural>/<id>.yaml).
 #include <filesystem>
-#include <regex>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include "checks.h"
 #include "qsel/core/text.h"
@@ -23,8 +23,8 @@ kind: format)",
      R"(Rename the file to `<id>.yaml` (`git mv`), or change the id. `qsel lint --fix` changes the id to the file name, but only where that is safe: no other record refers to the current id (those references would break), no record already has the file name's id, and the file name is a valid id. Otherwise it leaves the finding for you, because choosing between the two names is a judgement a tool should not make.)"}};
 
 bool valid_id(const std::string& s) {
-  static const std::regex id_re("^[a-z0-9]([a-z0-9.-]{0,78}[a-z0-9])?$");
-  return std::regex_match(s, id_re);
+  static const RE2 id_re("[a-z0-9]([a-z0-9.-]{0,78}[a-z0-9])?");
+  return RE2::FullMatch(s, id_re);
 }
 
 bool safe_to_rename(const Graph& g, const Record& r, const std::string& stem) {
