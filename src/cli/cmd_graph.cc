@@ -1,15 +1,10 @@
-// qsel graph: the record graph, or the neighbourhood of one record, for people
+// qsel graph: parses the flags; explain/browse.h selects, report/ renders for people
 // (text), scripts (JSON), Graphviz (dot) and Mermaid.
-#include <algorithm>
-#include <deque>
-#include <set>
-#include <tuple>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "qsel/core/text.h"
+#include "qsel/explain/browse.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
 #include "qsel/cli/context.h"
@@ -19,128 +14,9 @@ namespace qsel {
 namespace {
 
 using json = nlohmann::ordered_json;
-constexpr int kUnreached = -1;  // distance of a record outside the selection
-
-struct Options {
-  std::string around;
-  int depth = 1;
-  std::vector<std::string> kinds;  // only records of these kinds (empty: every kind)
-};
-
 // More records than Graphviz or Mermaid lay out in reasonable time (the 1,100-record
 // corpus took dot over four minutes): the drawing formats ask for a narrower selection.
 constexpr std::size_t kMaxDrawn = 600;
-
-std::vector<Kind> parse_kinds(const std::vector<std::string>& names) {
-  std::vector<Kind> out;
-  for (const auto& n : names) {
-    const auto& kinds = all_kinds();
-    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const KindInfo& i) { return n == kind_name(i.kind); });
-    if (it == kinds.end()) {
-      std::vector<std::string> valid;
-      for (const auto& k : kinds) valid.push_back(kind_name(k.kind));
-      throw UsageError(fmt::format("--kinds: unknown kind {}; expected {}", quote_value(n), fmt::join(valid, ", ")));
-    }
-    out.push_back(it->kind);
-  }
-  return out;
-}
-
-// Hops from `root` to every record within `depth`, following edges both ways.
-std::vector<int> distances(const Graph& g, std::size_t root, int depth) {
-  std::vector<int> dist(g.records().size(), kUnreached);
-  std::deque<std::size_t> queue{root};
-  dist[root] = 0;
-  auto visit = [&](std::size_t next, std::size_t from) {
-    if (dist[next] != kUnreached) return;
-    dist[next] = dist[from] + 1;
-    queue.push_back(next);
-  };
-  while (!queue.empty()) {
-    std::size_t n = queue.front();
-    queue.pop_front();
-    if (dist[n] == depth) continue;
-    for (const Edge* e : g.out_edges(n))
-      if (e->to) visit(*e->to, n);
-    for (const Edge* e : g.in_edges(n)) visit(e->from, n);
-  }
-  return dist;
-}
-
-std::size_t kind_rank(Kind k) {
-  const auto& kinds = all_kinds();
-  return static_cast<std::size_t>(std::find_if(kinds.begin(), kinds.end(), [&](const KindInfo& i) { return i.kind == k; }) - kinds.begin());
-}
-
-// The selected records: nearest first, then by kind and id.
-std::vector<std::size_t> ordered(const Graph& g, const std::vector<int>& dist) {
-  std::vector<std::size_t> nodes;
-  for (std::size_t i = 0; i < dist.size(); ++i)
-    if (dist[i] != kUnreached) nodes.push_back(i);
-  auto key = [&](std::size_t i) { return std::tuple(dist[i], kind_rank(g.record(i).kind), g.record(i).id); };
-  std::sort(nodes.begin(), nodes.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-  return nodes;
-}
-
-std::string missing_reason(const Graph& g, const Edge& e) {
-  if (auto i = g.index_of(e.to_id)) return fmt::format("a {}, which {} cannot name", kind_name(g.record(*i).kind), e.label);
-  return "no such record";
-}
-
-// Whether an edge from `n` belongs to the drawing: both ends selected, and not both on
-// the outer ring (those edges say nothing about the root and swamp the layout).
-bool drawn(const Edge& e, std::size_t n, const std::vector<int>& dist, int outer) {
-  if (!e.to) return true;
-  if (dist[*e.to] == kUnreached) return false;
-  return outer == kUnreached || dist[n] < outer || dist[*e.to] < outer;
-}
-
-// Edges out of the selected records that are drawn, plus dangling ones; repeats dropped.
-json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std::vector<int>& dist, int outer, json& missing) {
-  json edges = json::array();
-  std::set<std::tuple<std::size_t, std::string, std::string>> seen;
-  std::set<std::string> missing_ids;
-  for (std::size_t n : nodes)
-    for (const Edge* e : g.out_edges(n)) {
-      if (!drawn(*e, n, dist, outer)) continue;
-      if (!seen.insert({n, e->to_id, std::string(e->label)}).second) continue;
-      json edge = {{"from", g.record(n).id}, {"to", e->to_id}, {"label", e->label}};
-      if (!e->to) {
-        edge["missing"] = true;
-        if (missing_ids.insert(e->to_id).second)
-          missing.push_back({{"id", e->to_id}, {"kind", nullptr}, {"missing", true}, {"reason", missing_reason(g, *e)}});
-      }
-      edges.push_back(edge);
-    }
-  return edges;
-}
-
-json graph_json(const Graph& g, const Options& o) {
-  std::vector<int> dist(g.records().size(), 0);
-  const Record* root = nullptr;
-  if (!o.around.empty()) {
-    Resolution r = g.resolve(o.around);
-    if (!r) throw_unknown("record", o.around, r);
-    root = r.record;
-    dist = distances(g, *g.index_of(root->id), o.depth);
-  }
-  if (!o.kinds.empty()) {
-    auto keep = parse_kinds(o.kinds);
-    for (std::size_t i = 0; i < dist.size(); ++i)
-      if (std::find(keep.begin(), keep.end(), g.record(i).kind) == keep.end() && g.records()[i].id != (root ? root->id : ""))
-        dist[i] = kUnreached;
-  }
-  auto nodes = ordered(g, dist);
-  json node_list = json::array(), missing = json::array();
-  for (std::size_t n : nodes) {
-    const Record& r = g.record(n);
-    node_list.push_back({{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"distance", dist[n]}});
-  }
-  json edges = edges_json(g, nodes, dist, root ? o.depth : kUnreached, missing);
-  for (auto& m : missing) node_list.push_back(m);
-  return {{"root", root ? json(root->id) : json()}, {"depth", root ? json(o.depth) : json()},
-          {"node_count", node_list.size()}, {"edge_count", edges.size()}, {"nodes", node_list}, {"edges", edges}};
-}
 
 void print(Context& ctx, const json& result) {
   if (ctx.json()) return ctx.print_json(versioned(result));
@@ -157,7 +33,7 @@ void print(Context& ctx, const json& result) {
 }  // namespace
 
 Runner setup_graph(CLI::App& sub, Context& ctx) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<GraphQuery>();
   sub.add_option("--around", o->around, "Only the records within --depth hops of this id or alias (edges followed both ways)");
   CLI::Option* depth = sub.add_option("--depth", o->depth, "Hops from --around (default 1)");
   sub.add_option("--kinds", o->kinds, "Only records of these kinds (format,engine,kernel,matrix,target,accelerator,benchmark …)")
@@ -166,7 +42,7 @@ Runner setup_graph(CLI::App& sub, Context& ctx) {
     require_format(ctx, "graph");
     if (depth->count() && o->around.empty()) throw UsageError("--depth needs --around ID");
     if (o->depth < 0) throw UsageError(fmt::format("--depth must be 0 or more, got {}", o->depth));
-    print(ctx, graph_json(ctx.graph(), *o));
+    print(ctx, graph_answer(ctx.graph(), *o));
     return 0;
   };
 }

@@ -1,15 +1,10 @@
-// qsel list [KIND] [filters]: the records of one kind as a table (or JSON).
-#include <algorithm>
-#include <functional>
-#include <map>
-#include <set>
-
+// qsel list [KIND] [filters]: parses the flags; explain/browse.h answers, report/ renders.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "browse_args.h"
 #include "commands.h"
-#include "qsel/rules/rules.h"
+#include "qsel/explain/browse.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/text.h"
 #include "qsel/report/json_contract.h"
@@ -19,217 +14,6 @@ namespace qsel {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-struct Column {
-  const char* key;
-  const char* header;
-  const char* pointer;
-  bool detail = false;  // JSON and Markdown only: the text table stays narrow
-};
-
-// The summary columns of each kind; every record also carries id and name.
-const std::vector<Column>& columns(Kind k) {
-  static const std::map<Kind, std::vector<Column>> table = {
-      {Kind::Format, {{"regime", "regime", "/regime"}, {"weight_bits", "W", "/weight_bits"}, {"activation_bits", "A", "/activation_bits"},
-                      {"group", "group", "/weight_group_size"}, {"bpw", "bpw", "/bpw/nominal"}}},
-      {Kind::Accelerator, {{"vendor", "vendor", "/vendor"}, {"target", "target", "/target"}, {"memory_gb", "GB", "/memory_gb"},
-                           {"memory_type", "memory", "/memory_type", true}, {"bandwidth_gbs", "GB/s", "/memory_bandwidth_gbs"},
-                           {"bf16_tflops", "BF16 TFLOPS", "/tflops/bf16", true}, {"fp8_tflops", "FP8 TFLOPS", "/tflops/fp8", true},
-                           {"fp4_tflops", "FP4 TFLOPS", "/tflops/fp4", true}, {"market", "market", "/market"},
-                           {"release_year", "year", "/release_year", true}}},
-      {Kind::Target, {{"vendor", "vendor", "/vendor"}, {"platform", "platform", "/platform"}, {"family", "family", "/family"},
-                      {"compute_capability", "cc", "/compute_capability"}}},
-      {Kind::Kernel, {{"mode", "mode", "/mode"}, {"regimes", "regimes", "/regimes"}}},
-      {Kind::Engine, {{"platforms", "platforms", "/platforms"}, {"matrix", "matrix", "/matrix"}}},
-      {Kind::Matrix, {{"engine", "engine", "/engine"}, {"version", "version", "/version"}}},
-      {Kind::Benchmark, {{"format", "format", "/format_id"}, {"metric", "metric", "/metric"}, {"value", "value", "/value"},
-                         {"grade", "grade", "/grade"}}},
-      {Kind::Gotcha, {{"severity", "severity", "/severity"}, {"silent", "silent", "/silent"}}},
-      {Kind::Model, {{"params_b", "params (B)", "/params_b"}, {"layers", "layers", "/layers"}, {"kv_heads", "kv heads", "/kv_heads"},
-                     {"attention", "attention", "/attention"}}},
-      {Kind::Technique, {}}, {Kind::Fact, {}}, {Kind::Question, {}},
-  };
-  return table.at(k);
-}
-
-json list_kinds(const Graph& g) {
-  json kinds = json::array();
-  for (const auto& k : all_kinds())
-    kinds.push_back({{"kind", k.name}, {"folder", std::string(k.plural) + "/"}, {"count", g.of_kind(k.kind).size()}});
-  return {{"kinds", kinds}};
-}
-
-json list_records(const std::vector<const Record*>& records, Kind kind) {
-  json cols = json::array({{{"key", "id"}, {"header", "id"}}});
-  for (const auto& c : columns(kind)) cols.push_back({{"key", c.key}, {"header", c.header}, {"detail", c.detail}});
-  cols.push_back({{"key", "name"}, {"header", "name"}});
-  json rows = json::array();
-  for (const Record* r : records) {
-    json row = {{"id", r->id}, {"name", r->name}, {"file", r->file}};
-    for (const auto& c : columns(kind)) {
-      nlohmann::json::json_pointer p(c.pointer);
-      row[c.key] = r->data.contains(p) ? json(r->data.at(p)) : json();
-    }
-    row["sources"] = json::array();
-    for (const auto& src : r->data.value("sources", nlohmann::json::array()))
-      if (src.is_object())
-        row["sources"].push_back({{"title", src.value("title", std::string())}, {"url", src.contains("url") ? json(src["url"]) : json()}});
-    rows.push_back(row);
-  }
-  return {{"kind", kind_name(kind)}, {"plural", kind_plural(kind)}, {"count", rows.size()}, {"columns", cols}, {"records", rows}};
-}
-
-// ---- filters ----------------------------------------------------------------------------
-
-struct Filters {
-  std::string native_on, emulated_on, regime, engine, severity, vendor;
-};
-
-using Keep = std::function<bool(const Record&)>;
-// Builds what a filter keeps from its value; sets `shown` to the value as resolved.
-using MakeKeep = Keep (*)(Context& ctx, const std::string& value, Kind kind, std::string& shown);
-
-bool has(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
-Keep on_list(const std::string& pointer, std::string id) {
-  return [pointer, id](const Record& r) { return has(r.strings(pointer), id); };
-}
-
-Keep field_is(const char* field, const std::string& value) {
-  return [field, value](const Record& r) { return r.str(field) == value; };
-}
-
-// Formats a footnoted cell ("Y*") leaves out: the footnote's excludes_formats.
-std::vector<std::string> footnote_excludes(const Record& m, const std::string& cell) {
-  std::string mark = cell.substr(1);
-  if (mark.empty()) return {};
-  return m.strings("/footnotes/" + mark + "/excludes_formats");
-}
-
-// Formats with a Y cell (Y, Y*, …) in some row of the matrix, less those the cell's footnote excludes.
-std::vector<std::string> matrix_yes_formats(const Record& m) {
-  std::vector<std::string> out;
-  for (const auto& c : m.data["columns"])
-    for (const auto& row : m.data["rows"]) {
-      auto cell = row["cells"].value(c["key"].get<std::string>(), std::string());
-      if (cell.empty() || cell[0] != 'Y') continue;
-      auto excluded = footnote_excludes(m, cell);
-      for (const auto& f : c.value("formats", nlohmann::json::array()))
-        if (!has(excluded, f)) out.push_back(f);
-    }
-  return out;
-}
-
-// engine.formats, the formats its kernel_selection names, and its matrices' Y columns.
-std::set<std::string> engine_formats(const Graph& g, const Record& e) {
-  auto ids = served_formats(e);
-  for (const Record* m : matrices_of(g, e))
-    for (const auto& f : matrix_yes_formats(*m)) ids.push_back(f);
-  return {ids.begin(), ids.end()};
-}
-
-// The kernels the engine's kernel_selection picks, and those whose `engines` name it.
-Keep engine_kernels(const Record& e) {
-  std::set<std::string> ids;
-  for (const auto& sel : e.data.value("kernel_selection", nlohmann::json::array())) ids.insert(sel["kernel"].get<std::string>());
-  return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || has(r.strings("/engines"), id); };
-}
-
-Keep by_engine(Context& ctx, const std::string& value, Kind kind, std::string& shown) {
-  const Record& e = resolve_engine(ctx.graph(), value);
-  shown = e.id;
-  if (kind == Kind::Format) {
-    auto ids = engine_formats(ctx.graph(), e);
-    return [ids](const Record& r) { return ids.count(r.id) > 0; };
-  }
-  if (kind == Kind::Kernel) return engine_kernels(e);
-  if (kind == Kind::Gotcha) return on_list("/applies/engines", e.id);
-  return field_is("engine", e.id);  // benchmarks, matrices
-}
-
-Keep by_native(Context& ctx, const std::string& value, Kind, std::string& shown) {
-  shown = resolve_gpu(ctx.graph(), value, false).accelerator->id;
-  return on_list("/native_support", shown);
-}
-
-Keep by_emulated(Context& ctx, const std::string& value, Kind, std::string& shown) {
-  shown = resolve_gpu(ctx.graph(), value, false).accelerator->id;
-  return on_list("/emulated_support", shown);
-}
-
-Keep by_regime(Context& ctx, const std::string& value, Kind kind, std::string& shown) {
-  require_one_of(value, schema_enum(ctx, "format", "/properties/regime/enum"), "regime");
-  shown = value;
-  if (kind == Kind::Format) return field_is("regime", value);
-  return on_list(kind == Kind::Kernel ? "/regimes" : "/applies/regimes", value);
-}
-
-Keep by_severity(Context& ctx, const std::string& value, Kind, std::string& shown) {
-  require_one_of(value, schema_enum(ctx, "gotcha", "/properties/severity/enum"), "severity");
-  shown = value;
-  return field_is("severity", value);
-}
-
-Keep by_vendor(Context& ctx, const std::string& value, Kind, std::string& shown) {
-  require_one_of(value, schema_enum(ctx, "accelerator", "/definitions/vendor/enum"), "vendor");
-  shown = value;
-  return field_is("vendor", value);
-}
-
-struct FilterSpec {
-  const char* flag;
-  std::string Filters::*value;
-  std::vector<Kind> kinds;  // the kinds it can filter
-  MakeKeep make;
-  const char* help;
-};
-
-const std::vector<FilterSpec>& filter_specs() {
-  using K = Kind;
-  static const std::vector<FilterSpec> specs = {
-      {"--native-on", &Filters::native_on, {K::Format}, by_native, "Formats whose native_support names this GPU"},
-      {"--emulated-on", &Filters::emulated_on, {K::Format}, by_emulated, "Formats whose emulated_support names this GPU"},
-      {"--regime", &Filters::regime, {K::Format, K::Kernel, K::Gotcha}, by_regime,
-       "Formats, kernels or gotchas of this regime (w4a16, w4a4, w8a8, …)"},
-      {"--engine", &Filters::engine, {K::Format, K::Kernel, K::Gotcha, K::Benchmark, K::Matrix}, by_engine,
-       "Formats the engine serves, kernels it selects, gotchas/benchmarks/matrices that name it"},
-      {"--severity", &Filters::severity, {K::Gotcha}, by_severity, "Gotchas of this severity (blocker, major, minor)"},
-      {"--vendor", &Filters::vendor, {K::Accelerator, K::Target}, by_vendor, "Accelerators or targets of this vendor (nvidia, amd, …)"},
-  };
-  return specs;
-}
-
-std::string kinds_text(const std::vector<Kind>& kinds) {
-  std::vector<std::string> names;
-  for (Kind k : kinds) names.push_back(kind_plural(k));
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-// Fails when a filter was given without a kind, or for a kind it cannot filter.
-void check_applies(const FilterSpec& spec, const std::optional<Kind>& kind) {
-  if (!kind)
-    throw UsageError(fmt::format("{} needs a kind: qsel list {} {} …", spec.flag, kind_plural(spec.kinds.front()), spec.flag));
-  if (std::find(spec.kinds.begin(), spec.kinds.end(), *kind) == spec.kinds.end())
-    throw UsageError(fmt::format("{} filters {}, not {}", spec.flag, kinds_text(spec.kinds), kind_plural(*kind)));
-}
-
-json filtered(Context& ctx, Kind kind, const Filters& f) {
-  std::vector<const Record*> records = ctx.graph().of_kind(kind);
-  json used = json::array();
-  for (const auto& spec : filter_specs()) {
-    const std::string& value = f.*spec.value;
-    if (value.empty()) continue;
-    std::string shown;
-    Keep keep = spec.make(ctx, value, kind, shown);
-    std::erase_if(records, [&](const Record* r) { return !keep(*r); });
-    used.push_back({{"flag", spec.flag}, {"value", value}, {"resolved", shown}});
-  }
-  json result = list_records(records, kind);
-  if (!used.empty()) result["filters"] = used;
-  return result;
-}
 
 std::optional<Kind> kind_arg(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -247,14 +31,13 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
   auto kind = std::make_shared<std::string>();
   sub.add_option("kind", *kind, "Record kind, singular or plural (formats, accelerators, targets, kernels, engines, "
                                 "matrices, benchmarks, gotchas, models, techniques, facts, questions)");
-  auto filters = std::make_shared<Filters>();
-  for (const auto& spec : filter_specs()) sub.add_option(spec.flag, (*filters).*spec.value, spec.help);
+  auto filters = std::make_shared<ListFilters>();
+  for (const auto& spec : list_filters()) sub.add_option(spec.flag, (*filters).*spec.value, spec.help);
   return [kind, filters, &ctx]() {
     require_format(ctx, "list");
-    std::optional<Kind> k = kind_arg(*kind);
-    for (const auto& spec : filter_specs())
-      if (!((*filters).*spec.value).empty()) check_applies(spec, k);
-    json result = k ? filtered(ctx, *k, *filters) : list_kinds(ctx.graph());
+    ListEnums enums{schema_enum(ctx, "format", "/properties/regime/enum"), schema_enum(ctx, "gotcha", "/properties/severity/enum"),
+                    schema_enum(ctx, "accelerator", "/definitions/vendor/enum")};
+    json result = list_answer(ctx.graph(), kind_arg(*kind), *filters, enums);
     if (ctx.json()) ctx.print_json(versioned(result));
     else if (ctx.format == "markdown") *ctx.out << render_list_markdown(terminal_safe(result));
     else *ctx.out << render_list(terminal_safe(result), ctx.style());

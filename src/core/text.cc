@@ -5,6 +5,9 @@
 #include <cstdint>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "qsel/core/errors.h"
 
 namespace qsel {
 
@@ -230,6 +233,14 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 std::string printable_lines(std::string_view text) { return escaped(text, true); }
+
+void require_one_of(const std::string& value, const std::vector<std::string>& allowed, const std::string& what) {
+  if (allowed.empty() || std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return;
+  auto near = nearest(to_lower(value), allowed, 1);
+  throw UsageError(fmt::format("unknown {} \"{}\"; {}", what, value,
+                               near.empty() ? fmt::format("use one of {}", fmt::join(allowed, ", "))
+                                            : fmt::format("did you mean \"{}\"?", near[0])));
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

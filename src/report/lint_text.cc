@@ -51,7 +51,6 @@ ShownLine show(const Snippet& sn) {
   int index = 1;  // the character's 1-based column, as marks count them
   bool placed = false;
   for (std::size_t i = 0; i < t.size(); ++index) {
-    auto c = static_cast<unsigned char>(t[i]);
     Utf8Char ch = utf8_at(t, i);
     std::size_t len = ch.length;
     std::string_view unit = t.substr(i, len);

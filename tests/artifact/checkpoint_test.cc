@@ -72,7 +72,7 @@ TEST_CASE("checkpoint: an index never names a file outside the folder", "[artifa
   CHECK(error_of((d.path() / "evil3").string()).find("expected a JSON object (safetensors index)") != std::string::npos);
 }
 
-TEST_CASE("checkpoint: bad configs are located; empty folders and FIFOs are refused", "[artifact][checkpoint]") {
+TEST_CASE("checkpoint: bad configs are located, empty folders and FIFOs are refused", "[artifact][checkpoint]") {
   test::TempDir d;
   d.write("bad/config.json", "{\n  \"hidden_size\": 5,,\n}");
   CHECK(error_of((d.path() / "bad").string()).rfind((d.path() / "bad/config.json").string() + ":2:", 0) == 0);

@@ -52,7 +52,7 @@ TEST_CASE("explain e2e: MXFP4 on H100 is emulated through Marlin, with the Rule 
   CHECK(j["warnings"][0]["message"].get<std::string>().find("memory saving, no compute speedup") != std::string::npos);
 }
 
-TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100; BitNet cites Rule 7", "[e2e][explain]") {
+TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
   CHECK(g["rules"][0]["rule"] == "rule-5");

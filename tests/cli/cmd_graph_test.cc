@@ -6,7 +6,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -64,7 +64,7 @@ std::vector<std::string> mermaid_problems(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("cmd_graph: --around gives the neighbourhood with distances; edges stay inside it", "[cli][graph]") {
+TEST_CASE("cmd_graph: --around gives the neighbourhood with distances, edges stay inside it", "[cli][graph]") {
   Small s;
   auto r = s.run({"--format", "json", "graph", "--around", "fmt-y"});
   REQUIRE(r.code == 0);

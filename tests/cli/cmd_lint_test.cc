@@ -79,7 +79,7 @@ TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][l
   CHECK(doc["rules"][0]["code"] == "QS001");
 }
 
-TEST_CASE("cmd_lint: json and sarif output; the SARIF tool version is qsel's", "[cli][lint]") {
+TEST_CASE("cmd_lint: json and sarif output, the SARIF tool version is qsel's", "[cli][lint]") {
   TempDir d;
   small_corpus(d);
   auto j = run_cli({"--format", "json", "lint", (d.path() / "c").string()});
@@ -100,7 +100,7 @@ TEST_CASE("cmd_lint: with no path, --data names the corpus", "[cli][lint]") {
   CHECK(r.out.find("in 2 records (2 files)\n") != std::string::npos);
 }
 
-TEST_CASE("cmd_lint: --output-file writes the report atomically; --exit-zero keeps CI green on findings", "[cli][lint]") {
+TEST_CASE("cmd_lint: --output-file writes the report atomically, --exit-zero keeps CI green on findings", "[cli][lint]") {
   TempDir d;
   small_corpus(d);
   std::string c = (d.path() / "c").string();

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -65,7 +65,7 @@ TEST_CASE("cmd_list: --engine: served formats, selected kernels, gotchas and mat
   CHECK(s.ids({"list", "formats", "--engine", "eng-bare"}).empty());
 }
 
-TEST_CASE("cmd_list: --regime, --severity and --vendor; filters combine", "[cli][list]") {
+TEST_CASE("cmd_list: --regime, --severity and --vendor, filters combine", "[cli][list]") {
   Small s;
   CHECK(s.ids({"list", "formats", "--regime", "w4a16"}) == Ids{"fmt-x", "fmt-z"});
   CHECK(s.ids({"list", "kernels", "--regime", "w4a16"}) == Ids{"k-one"});

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -203,7 +203,7 @@ TEST_CASE("cmd_matrix: the embedded TensorRT-LLM matrix, sm120 row and uncovered
   CHECK(spark["gpu"]["uncovered_notes"][0].get<std::string>().find("sm121") == 0);
 }
 
-TEST_CASE("cmd_matrix: vLLM has no Blackwell column; Turing's Marlin cell carries the footnote", "[cli][matrix]") {
+TEST_CASE("cmd_matrix: vLLM has no Blackwell column, Turing's Marlin cell carries the footnote", "[cli][matrix]") {
   auto r = run_cli({"matrix", "--engine", "vllm", "--gpu", "rtx5090"});
   CHECK(r.code == 0);
   CHECK(r.out.find("target sm120: not covered by this matrix") != std::string::npos);
@@ -216,7 +216,7 @@ TEST_CASE("cmd_matrix: vLLM has no Blackwell column; Turing's Marlin cell carrie
   CHECK(t4["footnotes"][0]["mark"] == "*");
 }
 
-TEST_CASE("cmd_matrix: every embedded matrix renders in every form; --gpu alone walks all matrices", "[cli][matrix]") {
+TEST_CASE("cmd_matrix: every embedded matrix renders in every form, --gpu alone walks all matrices", "[cli][matrix]") {
   for (const char* engine : {"trtllm", "vllm"})
     for (const char* format : {"text", "json", "csv", "markdown"}) {
       auto r = run_cli({"--format", format, "matrix", "--engine", engine});

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;

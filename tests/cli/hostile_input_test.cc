@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;

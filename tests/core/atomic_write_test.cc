@@ -40,7 +40,7 @@ TEST_CASE("atomic write: a new file, and a replaced one that keeps its mode (060
   CHECK(entries(t.path()) == 1);  // no temporary file left behind
 }
 
-TEST_CASE("atomic write: a link's target is replaced unless links are refused; a folder never", "[core][atomic_write]") {
+TEST_CASE("atomic write: a link's target is replaced unless links are refused, a folder never", "[core][atomic_write]") {
   TempDir t;
   fs::path target = t.write("target.yaml", "old\n");
   fs::path link = t.path() / "link.yaml";

@@ -29,7 +29,7 @@ TEST_CASE("pattern: well-formedness, and a long hostile line stays cheap", "[cor
   CHECK(!match_pattern("a*b*c*d*e", line));
 }
 
-TEST_CASE("pattern: compiled once, the same answers; a gap's last capture takes all of it", "[core][pattern]") {
+TEST_CASE("pattern: compiled once, the same answers, a gap's last capture takes all of it", "[core][pattern]") {
   auto p = LogPattern::compile("Using {kernel} for *Method");
   REQUIRE(p);
   CHECK(p->text() == "Using {kernel} for *Method");

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 
 using namespace qsel;
@@ -63,4 +64,19 @@ TEST_CASE("text: utf8_at decodes one character, or gives the single byte of an i
     CHECK((!c.valid && c.length == 1 && c.code_point == static_cast<unsigned char>(bad[0])));
   }
   CHECK(qsel::find_invalid_utf8("ok é € 😀 \xE2\x82") == 15);
+}
+
+TEST_CASE("text: require_one_of suggests the nearest allowed value, or lists them", "[core][text]") {
+  auto error = [](const std::string& v, const std::vector<std::string>& allowed) {
+    try {
+      qsel::require_one_of(v, allowed, "regime");
+    } catch (const qsel::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("w4a16", {"w4a16", "w8a8"}).empty());
+  CHECK(error("anything", {}).empty());
+  CHECK(error("W4A16", {"w4a16", "w8a8"}) == "unknown regime \"W4A16\"; did you mean \"w4a16\"?");
+  CHECK(error("zzzz", {"alpha", "beta"}) == "unknown regime \"zzzz\"; use one of alpha, beta");
 }

@@ -29,7 +29,7 @@ TEST_CASE("data: qsel lint data/ exits 0 with exactly the five contested-bpw war
                       "kept on purpose [QS005 contested-bpw]\n") != std::string::npos);
 }
 
-TEST_CASE("data: qsel lint with no path lints data/; --strict fails on the warnings", "[data][lint]") {
+TEST_CASE("data: qsel lint with no path lints data/, --strict fails on the warnings", "[data][lint]") {
   CHECK(qsel::test::run_binary("lint --select QS005 --strict").code == 1);
   CHECK(qsel::test::run_binary("lint --ignore QS005 --strict").code == 0);
 }

@@ -23,7 +23,7 @@ TEST_CASE("amd_smi: rocm-smi CSV and JSON give name, bytes of VRAM and gfx (capt
   }
 }
 
-TEST_CASE("amd_smi: a codename series gives the marketing name in brackets; an integrated GPU is listed too", "[detect]") {
+TEST_CASE("amd_smi: a codename series gives the marketing name in brackets, an integrated GPU is listed too", "[detect]") {
   auto mi100 = parse_rocm_smi(fixture("rocm-smi/easybuild-3978-mi100-showproductname.csv.txt"));
   REQUIRE(mi100.size() == 2);
   CHECK(mi100[0].name == "AMD Instinct MI100");
@@ -36,7 +36,7 @@ TEST_CASE("amd_smi: a codename series gives the marketing name in brackets; an i
   CHECK(two[1].memory_mib == 64);
 }
 
-TEST_CASE("amd_smi: rocm-smi's plain log; PCI ids are not names", "[detect]") {
+TEST_CASE("amd_smi: rocm-smi's plain log, PCI ids are not names", "[detect]") {
   auto old = parse_rocm_smi(fixture("rocm-smi/rocm-1351-mi100-rocm4.0-showproductname.txt"));
   REQUIRE(old.size() == 1);
   CHECK(old[0].index == "0");

@@ -68,7 +68,7 @@ TEST_CASE("local_gpu: a record whose memory or target disagrees is not the part"
   CHECK(id_of(g, gpu("Radeon RX 6800/6800 XT / 6900 XT", 16368, "gfx1030")).empty());
 }
 
-TEST_CASE("local_gpu: identical GPUs set the count; the note says what was read", "[detect][local]") {
+TEST_CASE("local_gpu: identical GPUs set the count, the note says what was read", "[detect][local]") {
   Context ctx;
   LocalGpu l = choose_local_gpu(ctx.graph(), probe({gpu("NVIDIA GeForce RTX 3090", 24576, "sm86"), gpu("NVIDIA GeForce RTX 3090", 24576, "sm86")}));
   REQUIRE(l.record);
@@ -77,7 +77,7 @@ TEST_CASE("local_gpu: identical GPUs set the count; the note says what was read"
   CHECK(l.note == "detected by nvidia-smi: 2 x \"NVIDIA GeForce RTX 3090\" (sm86, 24576 MiB) → rtx-3090");
 }
 
-TEST_CASE("local_gpu: mixed GPUs: the most memory is used, the rest named; a carve-out is set aside", "[detect][local]") {
+TEST_CASE("local_gpu: mixed GPUs: the most memory is used, the rest named, a carve-out is set aside", "[detect][local]") {
   Context ctx;
   LocalGpu l = choose_local_gpu(ctx.graph(), probe({gpu("NVIDIA GeForce RTX 4060 Ti", 8188), gpu("NVIDIA GeForce RTX 3090", 24576),
                                                     gpu("Raphael", 64, "gfx1036", "rocm-smi")}));

@@ -102,7 +102,7 @@ TEST_CASE("probe: macOS through sysctl, then system_profiler for what sysctl lac
   CHECK(p.tried.back() == "system_profiler: 1 GPU");
 }
 
-TEST_CASE("probe: a tool that hangs is killed; one that floods is cut", "[detect][probe]") {
+TEST_CASE("probe: a tool that hangs is killed, one that floods is cut", "[detect][probe]") {
   test::TempDir bin;
   fake(bin, "nvidia-smi", "exec /bin/sleep 30");
   fake(bin, "rocm-smi", "exec /bin/cat /dev/zero");

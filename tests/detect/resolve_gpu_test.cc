@@ -5,7 +5,7 @@
 
 #include <sys/stat.h>
 
-#include "cli/browse_corpus.h"
+#include "support/browse_corpus.h"
 #include "qsel/detect/resolve_gpu.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/errors.h"
@@ -34,7 +34,7 @@ std::string usage_error(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST_CASE("gpu_arg: a GPU resolves to its part and target, or to a target when allowed", "[cli][args]") {
+TEST_CASE("resolve_gpu: a GPU resolves to its part and target, or to a target when allowed", "[cli][args]") {
   Graph g = small_graph();
   GpuArg part = resolve_gpu(g, "New GPU", false);
   REQUIRE(part.accelerator);
@@ -56,7 +56,7 @@ TEST_CASE("gpu_arg: a GPU resolves to its part and target, or to a target when a
   CHECK(usage_error([&] { resolve_gpu(g, "custom", true); }) == "a custom GPU is for recommend (--gpu custom --vram GB --target TARGET)");
 }
 
-TEST_CASE("gpu_arg: the embedded corpus resolves a family to its default part", "[cli][args]") {
+TEST_CASE("resolve_gpu: the embedded corpus resolves a family to its default part", "[cli][args]") {
   Context ctx;
   GpuArg h100 = resolve_gpu(ctx.graph(), "h100", false);
   CHECK(h100.accelerator->id == "h100-sxm");
@@ -67,7 +67,7 @@ TEST_CASE("gpu_arg: the embedded corpus resolves a family to its default part", 
 
 // The list lives in tests/fixtures/gpu-spellings.tsv: vendor names, driver output
 // and forum spellings, each with the record it must land on.
-TEST_CASE("gpu_arg: every collected spelling resolves to the intended record", "[cli][args][spellings]") {
+TEST_CASE("resolve_gpu: every collected spelling resolves to the intended record", "[cli][args][spellings]") {
   Context ctx;
   std::ifstream in(test::source_dir() + "/tests/fixtures/gpu-spellings.tsv");
   std::string line;
@@ -90,7 +90,7 @@ TEST_CASE("gpu_arg: every collected spelling resolves to the intended record", "
   CHECK(checked >= 80);
 }
 
-TEST_CASE("gpu_arg: an unknown name lists every part with its model number", "[cli][args]") {
+TEST_CASE("resolve_gpu: an unknown name lists every part with its model number", "[cli][args]") {
   Context ctx;
   GpuSpec d;
   d.describable = true;
@@ -108,7 +108,7 @@ TEST_CASE("gpu_arg: an unknown name lists every part with its model number", "[c
         std::string::npos);
 }
 
-TEST_CASE("gpu_arg: custom parts run on a target's facts and say so", "[cli][args][custom]") {
+TEST_CASE("resolve_gpu: custom parts run on a target's facts and say so", "[cli][args][custom]") {
   Context ctx;
   GpuSpec s;
   s.describable = true;
@@ -146,7 +146,7 @@ TEST_CASE("gpu_arg: custom parts run on a target's facts and say so", "[cli][arg
   CHECK(o.note == "user-described: \"4090\" is rtx-4090, with 48 GB (--vram); no record checks these figures");
 }
 
-TEST_CASE("gpu_arg: a custom part without what it needs is a usage error", "[cli][args][custom]") {
+TEST_CASE("resolve_gpu: a custom part without what it needs is a usage error", "[cli][args][custom]") {
   Context ctx;
   GpuSpec none;
   none.describable = true;
@@ -169,7 +169,7 @@ TEST_CASE("gpu_arg: a custom part without what it needs is a usage error", "[cli
   CHECK(usage_error([&] { resolve_gpu(ctx.graph(), "auto", false, bad_target); }).rfind("--gpu auto reads the part from this machine", 0) == 0);
 }
 
-TEST_CASE("gpu_arg: auto reads this machine's tools", "[cli][args][auto]") {
+TEST_CASE("resolve_gpu: auto reads this machine's tools", "[cli][args][auto]") {
   Context ctx;
   test::TempDir bin;
   auto p = bin.write("nvidia-smi", "#!/bin/sh\n/bin/cat '" + test::source_dir() + "/tests/fixtures/detect/nvidia-smi/h100-nvl-x2.txt'\n");

@@ -25,7 +25,7 @@ TEST_CASE("custom_part: a described part is an accelerator record on a target", 
   CHECK(r.data["user_described"] == true);
 }
 
-TEST_CASE("custom_part: targets resolve by alias; bad figures are usage errors", "[graph][custom]") {
+TEST_CASE("custom_part: targets resolve by alias, bad figures are usage errors", "[graph][custom]") {
   Context ctx;
   CustomPart c;
   c.memory_gb = 24;

@@ -18,7 +18,7 @@ TEST_CASE("gpu_names: vendor words and a memory size are set aside", "[graph][gp
   CHECK(split_gpu_name(std::string(100000, 'x')).rest.size() <= 200);
 }
 
-TEST_CASE("gpu_names: a typed name needs its words to match; a memory size picks the family member", "[graph][gpu-names]") {
+TEST_CASE("gpu_names: a typed name needs its words to match, a memory size picks the family member", "[graph][gpu-names]") {
   Context ctx;
   const Graph& g = ctx.graph();
   std::string how;

@@ -19,7 +19,7 @@ Record target(const std::string& id, json fields) {
 
 }  // namespace
 
-TEST_CASE("selector: every condition must hold; empty matches all", "[graph][selector]") {
+TEST_CASE("selector: every condition must hold, empty matches all", "[graph][selector]") {
   Record sm90 = target("sm90", {{"vendor", "nvidia"}, {"platform", "cuda"}, {"family", "hopper"}, {"compute_capability", 9.0}});
   Record gfx942 = target("gfx942", {{"vendor", "amd"}, {"platform", "rocm"}, {"family", "cdna3"}});
   CHECK(selector_matches(json::object(), sm90));

@@ -10,7 +10,7 @@
 using namespace qsel;
 using namespace qsel::test;
 
-TEST_CASE("check: every check has a part; corpus parts declare what they read", "[lint][check]") {
+TEST_CASE("check: every check has a part, corpus parts declare what they read", "[lint][check]") {
   for (const Check& c : checks()) {
     INFO(c.info->code);
     CHECK((c.run || c.each));

@@ -25,7 +25,7 @@ TEST_CASE("fixer: the scalar at a mark, plain, quoted, in flow, before a comment
   CHECK(token(text, {9, 1}) == "<none>");
 }
 
-TEST_CASE("fixer: edits only the marked scalars; every other byte survives", "[lint][fixer]") {
+TEST_CASE("fixer: edits only the marked scalars, every other byte survives", "[lint][fixer]") {
   std::string text = "# keep me\nid: 'awq'\n\nweight_group_size: 256  # wrong\nbpw: {nominal: 4.5}\r\nmore: 256\n";
   std::size_t applied = 0;
   std::string out = apply_fixes(text, {{{4, 20}, "256", "32"}, {{2, 5}, "awq", "awq-4bit"}}, applied);

@@ -17,7 +17,7 @@ std::string gguf(const std::string& id, const std::string& group) {
 
 }  // namespace
 
-TEST_CASE("linter: findings are filtered by settings and sorted; exit codes", "[lint][linter]") {
+TEST_CASE("linter: findings are filtered by settings and sorted, exit codes", "[lint][linter]") {
   TempDir d;
   d.write("formats/b.yaml", gguf("b", "256"));
   d.write("formats/a.yaml", replaced(gguf("a", "256"), "status: draft", "status: reviewed"));
@@ -36,7 +36,7 @@ TEST_CASE("linter: findings are filtered by settings and sorted; exit codes", "[
   CHECK(lint_exit_code(w, true) == 1);
 }
 
-TEST_CASE("linter: --fix edits the files and lints again; --diff changes nothing", "[lint][linter]") {
+TEST_CASE("linter: --fix edits the files and lints again, --diff changes nothing", "[lint][linter]") {
   TempDir d;
   auto file = d.write("formats/q.yaml", gguf("q", "256"));
   std::string before = read_text(file);

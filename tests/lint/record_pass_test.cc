@@ -42,7 +42,7 @@ TEST_CASE("record pass: a benchmark keeps its references and what corpus checks 
   CHECK(r.id == "b1");
 }
 
-TEST_CASE("record pass: kinds a corpus check reads whole stay whole; prune=false keeps every record whole",
+TEST_CASE("record pass: kinds a corpus check reads whole stay whole, prune=false keeps every record whole",
           "[lint][record_pass]") {
   Record target = loaded(minimal_record("target", "t1", "notes: kept\n"), "targets/t1.yaml", Kind::Target);
   nlohmann::json before = target.data;

@@ -48,7 +48,7 @@ TEST_CASE("workspace: a kind folder is scoped to that folder", "[lint][workspace
   CHECK(ws.records_in_scope() == 2);
 }
 
-TEST_CASE("workspace: several paths are checked together; a missing one is an input error", "[lint][workspace]") {
+TEST_CASE("workspace: several paths are checked together, a missing one is an input error", "[lint][workspace]") {
   TempDir d;
   d.write("a/formats/awq.yaml", minimal_record("format", "awq", "related: [gptq]\n"));
   d.write("b/formats/gptq.yaml", minimal_record("format", "gptq"));

@@ -119,7 +119,7 @@ TEST_CASE("schema patterns: every pattern of our schemas compiles under RE2 and 
   }
 }
 
-TEST_CASE("schema patterns: allOf branches always apply; then and else where valijson says the if holds or not", "[loader][schema]") {
+TEST_CASE("schema patterns: allOf branches always apply, then and else where valijson says the if holds or not", "[loader][schema]") {
   json schema = json::parse(R"J({
     "type": "object",
     "definitions": {"rule": {"properties": {"topic": {"type": "string", "pattern": "^rule-[1-7]$"}}}},

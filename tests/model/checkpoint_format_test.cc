@@ -145,7 +145,7 @@ TEST_CASE("checkpoint_format: bitsandbytes NF4: packed bytes, absmax per 64", "[
   CHECK(*a.group == 64);
 }
 
-TEST_CASE("checkpoint_format: an unquantized checkpoint is its dtype; an unknown method says so", "[rules][checkpoint]") {
+TEST_CASE("checkpoint_format: an unquantized checkpoint is its dtype, an unknown method says so", "[rules][checkpoint]") {
   test::TempDir d;
   json t = json::array();
   for (auto [n, i, o] : test::tiny_linears()) t.push_back({{"name", n + ".weight"}, {"dtype", "BF16"}, {"shape", {o, i}}, {"bytes", o * i * 2}});

@@ -51,7 +51,7 @@ TEST_CASE("hub settings: the defaults, the endpoint, offline and the cache folde
   CHECK(hub_settings_from_environment(true, false).offline);
 }
 
-TEST_CASE("hub settings: the token from HF_TOKEN or the token file, trimmed; a bad variable is named", "[model][hub]") {
+TEST_CASE("hub settings: the token from HF_TOKEN or the token file, trimmed, a bad variable is named", "[model][hub]") {
   test::TempDir d;
   d.write("hf/token", "hf_from_file\n");
   {

@@ -46,7 +46,7 @@ TEST_CASE("hub: the ways to name a model on the Hub", "[model][hub]") {
   CHECK_THROWS_WITH(parse_hub_ref("https://huggingface.co/a/b/resolve/main/../x.gguf", ep), Contains("expected a file path"));
 }
 
-TEST_CASE("hub: the file list, a small file and a header; the second time from the cache", "[model][hub]") {
+TEST_CASE("hub: the file list, a small file and a header, the second time from the cache", "[model][hub]") {
   test::HubServer s;
   test::serve_qwen3_32b_awq(s);
   test::TempDir d;

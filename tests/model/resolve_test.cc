@@ -52,7 +52,7 @@ TEST_CASE("resolve: a Hub checkpoint is read like a local folder: shipped AWQ, p
   CHECK(m.checkpoint->read.size() == 4);  // config.json, the index, two shard headers
 }
 
-TEST_CASE("resolve: ORG/NAME:TAG reads that GGUF's header; a split file's parts together", "[model][resolve]") {
+TEST_CASE("resolve: ORG/NAME:TAG reads that GGUF's header, a split file's parts together", "[model][resolve]") {
   test::HubServer s;
   test::serve_llama_gguf(s);
   test::TempDir d;
@@ -67,7 +67,7 @@ TEST_CASE("resolve: ORG/NAME:TAG reads that GGUF's header; a split file's parts 
   CHECK_THROWS_WITH(read_model_files(std::string(test::kGgufRepo) + ":IQ1_S", hub_settings(s, d)), Contains("no GGUF file carries the tag \"IQ1_S\""));
 }
 
-TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from Content-Range; the second time from the cache", "[model][resolve]") {
+TEST_CASE("resolve: a .gguf URL outside the Hub is read by Range, its size from Content-Range, the second time from the cache", "[model][resolve]") {
   test::HubServer s;
   test::serve_llama_gguf(s);
   test::TempDir d;

@@ -57,7 +57,7 @@ TEST_CASE("http: the bearer token goes to the Hub host only, never to the file h
   CHECK(log[1].find("(token)") == std::string::npos);
 }
 
-TEST_CASE("http: 429 with Retry-After and a 500 are retried; the second answer is used", "[net]") {
+TEST_CASE("http: 429 with Retry-After and a 500 are retried, the second answer is used", "[net]") {
   test::HubServer s;
   test::serve_misbehaving(s);
   for (const char* repo : {"test/rate-limited", "test/flaky"}) {

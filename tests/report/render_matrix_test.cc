@@ -29,7 +29,7 @@ TEST_CASE("render_matrix: markdown_table escapes pipes and asterisks", "[report]
   CHECK(markdown_table({"h1", "h|2"}, {{"Y*", "a\nb"}}) == "| h1 | h\\|2 |\n| --- | --- |\n| Y\\* | a b |\n");
 }
 
-TEST_CASE("render_matrix: record text is inert in Markdown; only http(s) URLs become links", "[report][matrix]") {
+TEST_CASE("render_matrix: record text is inert in Markdown, only http(s) URLs become links", "[report][matrix]") {
   CHECK(markdown_escape("[click](javascript:x) <img src=x> _a_ `b` \\ |") ==
         "\\[click\\](javascript:x) \\<img src=x\\> \\_a\\_ \\`b\\` \\\\ \\|");
   CHECK(markdown_escape("a\x1b[31mred\x07\r\nb") == "a \\[31mred   b");

@@ -66,7 +66,7 @@ TEST_CASE("fit_price: the reference is the fastest non-broken fit on the GPU, at
   CHECK(gpu_reference_tok_s({}) == Approx(10));
 }
 
-TEST_CASE("fit_price: priced quality adds the price; the reference stops being one", "[rules][fit_price]") {
+TEST_CASE("fit_price: priced quality adds the price, the reference stops being one", "[rules][fit_price]") {
   Candidate comfortable = with(on_gpu(10, 25, 1, 44), 0.012);
   CHECK(priced_quality(comfortable, 44).cost == Approx(0.012));
   // Q6_K with a fifth in RAM at 10 tok/s against Q4_K_M at 44 on the GPU: 0.0038 + 0.01 + 0.02 * log2(4.4).

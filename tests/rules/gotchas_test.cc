@@ -6,7 +6,7 @@
 using namespace qsel;
 using namespace qsel::test;
 
-TEST_CASE("gotchas: selectors must all hold; unknown flags make the warning conditional", "[rules][gotchas]") {
+TEST_CASE("gotchas: selectors must all hold, unknown flags make the warning conditional", "[rules][gotchas]") {
   const Graph& g = mini();
   Query q = mini_query("gpu-amp");
   GotchaScope s{g.find("f-fp4"), g.find("t-amp"), g.find("eng-a"), g.find("k-amp"), g.find("gpu-amp")};

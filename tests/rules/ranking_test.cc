@@ -14,7 +14,7 @@ std::vector<std::string> order(const Deliberation& d) {
 std::size_t pos(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) - v.begin(); }
 }  // namespace
 
-TEST_CASE("ranking: fitting, native, 4-bit-or-more candidates first; sub-4-bit after; emulated after native", "[rules][ranking]") {
+TEST_CASE("ranking: fitting, native, 4-bit-or-more candidates first, sub-4-bit after, emulated after native within a quality band", "[rules][ranking]") {
   auto d = deliberate(mini(), mini_query("gpu-bw"));
   auto o = order(d);
   CHECK(pos(o, "f-fp4/eng-a") < pos(o, "f-mx/eng-a"));        // Rule 3
@@ -23,8 +23,21 @@ TEST_CASE("ranking: fitting, native, 4-bit-or-more candidates first; sub-4-bit a
   const Candidate* two = find(d, "f-gguf2");
   CHECK(mentions(two->why, "below 4 bits the recorded accuracy cost jumps"));
   CHECK(has(two->evidence, "fact-cost"));
-  auto amp = order(deliberate(mini(), mini_query("gpu-amp")));
-  CHECK(pos(amp, "f-w4/eng-a") < pos(amp, "f-fp4/eng-a"));    // emulated ranks after
+  // Quality decides first (docs/quality.md, "The ranking order"): f-fp4's measured cost can
+  // rank it above an unmeasured f-w4. Within one quality band, emulated ranks after native.
+  auto amp = deliberate(mini(), mini_query("gpu-amp"));
+  int pairs = 0;
+  for (std::size_t i = 0; i < amp.candidates.size(); ++i)
+    for (std::size_t j = i + 1; j < amp.candidates.size(); ++j) {
+      const Candidate &a = amp.candidates[i], &b = amp.candidates[j];
+      if (!a.memory || !b.memory || !a.memory->fits || !b.memory->fits) continue;
+      if (quality_band_index(a.quality) != quality_band_index(b.quality)) continue;
+      if (a.path == b.path || (a.path != "emulated" && b.path != "emulated")) continue;
+      ++pairs;
+      INFO(a.format->id << " (" << a.path << ") before " << b.format->id << " (" << b.path << ")");
+      CHECK(b.path == "emulated");
+    }
+  CHECK(pairs > 0);
 }
 
 TEST_CASE("ranking: what does not fit ranks last", "[rules][ranking]") {

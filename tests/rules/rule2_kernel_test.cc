@@ -91,7 +91,7 @@ TEST_CASE("rule2: a general exclusion does not contest a kernel compiled for the
   CHECK(mentions(c->why, "k-compat says f-fp4 does not run on t-bwc, but k-fp4b ships a t-bwc build"));
 }
 
-TEST_CASE("rule2: docs that deny support contest the candidate; docs that name another kernel only say so", "[rules][rule-2]") {
+TEST_CASE("rule2: docs that deny support contest the candidate, docs that name another kernel only say so", "[rules][rule-2]") {
   Query q = mini_query("gpu-amp");
   q.engines = {"eng-c"};
   auto d = run(q);

@@ -49,7 +49,7 @@ TEST_CASE("forecast: held-out measurements are predicted within a 20% median err
   CHECK(median(ceiling_errors) > med);
 }
 
-TEST_CASE("forecast: a group needs three rows; engines and backends fall back in order", "[rules][forecast]") {
+TEST_CASE("forecast: a group needs three rows, engines and backends fall back in order", "[rules][forecast]") {
   auto row = [](const std::string& engine, const std::string& backend, double ratio, bool offload = false) {
     SpeedRow r;
     r.engine = engine;

@@ -36,6 +36,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& candidates,
                                  std::size_t max_results = 3);
 
+// Fails with a UsageError unless `value` is one of `allowed` (an empty list allows
+// anything): "unknown WHAT "x"; did you mean "y"?", or the list when nothing is near.
+void require_one_of(const std::string& value, const std::vector<std::string>& allowed, const std::string& what);
+
 // `text` quoted for a message: "value", truncated past 60 characters.
 std::string quote_value(std::string_view text);
 

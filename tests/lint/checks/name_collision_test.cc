@@ -34,7 +34,7 @@ TEST_CASE("QS032 name-collision fires once for a copy that keeps the original's 
   CHECK(f[0].record == "rtx-4090-oc");
 }
 
-TEST_CASE("QS032: an alias equal to another record's id is reported on the alias; other kinds may share a name", "[lint][QS032]") {
+TEST_CASE("QS032: an alias equal to another record's id is reported on the alias, other kinds may share a name", "[lint][QS032]") {
   TempDir d;
   corpus(d);
   d.write("accelerators/a.yaml", replaced(minimal_record("accelerator", "a", "aliases: [RTX-4090]\n"), "target: sm90", "target: sm89"));

@@ -1,0 +1,228 @@
+// qsel matrix: an engine's support matrix as a grid, or a grid of formats x parts
+// derived from the format records' native/emulated lists.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "qsel/core/errors.h"
+#include "qsel/core/text.h"
+#include "qsel/detect/resolve_gpu.h"
+#include "qsel/explain/browse.h"
+#include "qsel/graph/engines.h"
+#include "qsel/graph/selector.h"
+
+namespace qsel {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+bool has(const json& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+json targets_matching(const Graph& g, const nlohmann::json& selector) {
+  json ids = json::array();
+  for (const Record* t : matching_targets(selector, g)) ids.push_back(t->id);
+  return ids;
+}
+
+// A footnote is a string, or {text, excludes_formats}.
+json footnote_json(const std::string& mark, const nlohmann::json& note) {
+  if (note.is_string()) return {{"mark", mark}, {"text", note}};
+  return {{"mark", mark}, {"text", note["text"]}, {"excludes_formats", json(note.value("excludes_formats", nlohmann::json::array()))}};
+}
+
+// ---- one matrix record -------------------------------------------------------------
+
+json columns_json(const nlohmann::json& m) {
+  json cols = json::array();
+  for (const auto& c : m["columns"])
+    cols.push_back({{"key", c["key"]}, {"label", c["label"]}, {"formats", json(c.value("formats", nlohmann::json::array()))},
+                    {"kernel", json(c.value("kernel", nlohmann::json()))}});
+  return cols;
+}
+
+json row_json(const Graph& g, const nlohmann::json& row, const json& columns) {
+  json cells = json::object();
+  for (const auto& c : columns) {
+    std::string key = c["key"];
+    cells[key] = row["cells"].contains(key) ? json(row["cells"][key]) : json();
+  }
+  return {{"key", row["key"]}, {"label", row["label"]}, {"targets", targets_matching(g, row["match"])}, {"cells", cells}};
+}
+
+json grid_json(const Graph& g, const Record& m) {
+  const Record* engine = g.find(m.str("engine"));
+  json columns = columns_json(m.data);
+  json rows = json::array();
+  for (const auto& r : m.data["rows"]) rows.push_back(row_json(g, r, columns));
+  json footnotes = json::array();
+  const nlohmann::json notes = m.data.value("footnotes", nlohmann::json::object());
+  for (const auto& [mark, note] : notes.items()) footnotes.push_back(footnote_json(mark, note));
+  json uncovered = json::array();
+  for (const auto& u : m.data.value("uncovered", nlohmann::json::array()))
+    uncovered.push_back({{"targets", targets_matching(g, u["match"])}, {"note", u["note"]}});
+  const auto& src = m.data["sources"][0];
+  return {{"matrix", m.id}, {"name", m.name}, {"engine", m.str("engine")},
+          {"engine_name", engine ? json(engine->name) : json()}, {"version", json(m.data.value("version", nlohmann::json()))},
+          {"file", m.file}, {"source", {{"title", src["title"]}, {"url", json(src.value("url", nlohmann::json()))}}},
+          {"columns", columns}, {"rows", rows}, {"footnotes", footnotes}, {"uncovered", uncovered}};
+}
+
+// The footnote mark of a cell: "Y*" -> "*", "Y" -> "".
+std::string cell_mark(const json& cell) {
+  std::string c = cell.is_string() ? cell.get<std::string>() : "";
+  return !c.empty() && c[0] == 'Y' ? c.substr(1) : c == "." ? "" : c;
+}
+
+bool carried_by_selected_row(const json& grid, const json& mark) {
+  for (const auto& r : grid["rows"]) {
+    if (!r["selected"].get<bool>()) continue;
+    for (const auto& [_, cell] : r["cells"].items())
+      if (cell_mark(cell) == mark) return true;
+  }
+  return false;
+}
+
+// Drops the footnotes that no cell of a selected row carries.
+void keep_footnotes_of_selected(json& grid) {
+  json kept = json::array();
+  for (const auto& f : grid["footnotes"])
+    if (carried_by_selected_row(grid, f["mark"])) kept.push_back(f);
+  grid["footnotes"] = kept;
+}
+
+// Marks the rows that cover the GPU's target and says what the matrix says about it.
+void select_gpu(json& grid, const std::string& query, const GpuArg& gpu) {
+  std::string target = gpu.target ? gpu.target->id : gpu.accelerator->str("target");
+  json rows = json::array(), notes = json::array();
+  for (auto& r : grid["rows"]) {
+    r["selected"] = has(r["targets"], target);
+    if (r["selected"]) rows.push_back(r["key"]);
+  }
+  for (const auto& u : grid["uncovered"])
+    if (has(u["targets"], target)) notes.push_back(u["note"]);
+  keep_footnotes_of_selected(grid);
+  grid["gpu"] = {{"query", query},
+                 {"accelerator", gpu.accelerator ? json(gpu.accelerator->id) : json()},
+                 {"accelerator_name", gpu.accelerator ? json(gpu.accelerator->name) : json()},
+                 {"target", target},
+                 {"note", gpu.note.empty() ? json() : json(gpu.note)},
+                 {"covered", !rows.empty()},
+                 {"rows", rows},
+                 {"uncovered_notes", notes}};
+}
+
+// --engine takes an engine id or alias (its own `matrix` first), or a matrix id or alias.
+const Record& matrix_for(const Graph& g, const std::string& query) {
+  Resolution r = g.resolve(query, Kind::Engine);
+  if (!r) {
+    if (Resolution m = g.resolve(query, Kind::Matrix)) return *m.record;
+    throw_unknown("engine", query, r);
+  }
+  auto found = matrices_of(g, *r.record);
+  if (!found.empty()) return *found.front();
+  std::vector<std::string> engines;
+  for (const Record* m : g.of_kind(Kind::Matrix)) engines.push_back(m->str("engine"));
+  throw UsageError(fmt::format("engine {} has no matrix record; {}", r.record->id,
+                               engines.empty() ? "the corpus has none" : fmt::format("matrices exist for {}", fmt::join(engines, ", "))));
+}
+
+json list_json(const Graph& g) {
+  json rows = json::array();
+  for (const Record* m : g.of_kind(Kind::Matrix))
+    rows.push_back({{"id", m->id}, {"engine", m->str("engine")}, {"rows", m->data["rows"].size()},
+                    {"columns", m->data["columns"].size()}, {"name", m->name}});
+  return {{"count", rows.size()}, {"matrices", rows}};
+}
+
+// ---- the derived grid: formats x parts -----------------------------------------------
+
+std::vector<const Record*> derived_parts(const Graph& g, const std::string& vendor, const GpuArg* gpu) {
+  std::vector<const Record*> parts;
+  for (const Record* a : g.of_kind(Kind::Accelerator)) {
+    if (!vendor.empty() && a->str("vendor") != vendor) continue;
+    if (gpu && gpu->accelerator && a != gpu->accelerator) continue;
+    if (gpu && !gpu->accelerator && a->str("target") != gpu->target->id) continue;
+    parts.push_back(a);
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const Record* a, const Record* b) { return a->str("vendor") < b->str("vendor"); });
+  return parts;
+}
+
+bool lists(const Record& format, const char* pointer, const std::string& part) {
+  auto ids = format.strings(pointer);
+  return std::find(ids.begin(), ids.end(), part) != ids.end();
+}
+
+std::string support_cell(const Record& format, const std::string& part) {
+  bool native = lists(format, "/native_support", part), emulated = lists(format, "/emulated_support", part);
+  return native && emulated ? "N+E" : native ? "N" : emulated ? "E" : "";
+}
+
+// The formats that name at least one of `parts`, each with a cell per part.
+json derived_formats(const Graph& g, const std::vector<const Record*>& parts) {
+  json formats = json::array();
+  for (const Record* f : g.of_kind(Kind::Format)) {
+    json cells = json::object();
+    bool any = false;
+    for (const Record* p : parts) {
+      cells[p->id] = support_cell(*f, p->id);
+      any = any || !cells[p->id].get<std::string>().empty();
+    }
+    if (any) formats.push_back({{"id", f->id}, {"regime", f->str("regime")}, {"cells", cells}});
+  }
+  return formats;
+}
+
+bool named_by_any(const json& formats, const std::string& part) {
+  return std::any_of(formats.begin(), formats.end(), [&](const json& f) { return !f["cells"][part].get<std::string>().empty(); });
+}
+
+// Parts no format names are listed apart instead of drawn as empty columns.
+json derived_json(const Graph& g, const std::string& vendor, const GpuArg* gpu) {
+  auto parts = derived_parts(g, vendor, gpu);
+  json formats = derived_formats(g, parts);
+  json shown = json::array(), unlisted = json::array();
+  for (const Record* p : parts) {
+    if (named_by_any(formats, p->id)) shown.push_back({{"id", p->id}, {"vendor", p->str("vendor")}, {"target", p->str("target")}});
+    else unlisted.push_back(p->id);
+  }
+  for (auto& f : formats)
+    for (const auto& id : unlisted) f["cells"].erase(id.get<std::string>());
+  return {{"derived", true}, {"vendor", vendor.empty() ? json() : json(vendor)},
+          {"legend", {{"N", "native_support"}, {"E", "emulated_support"}}},
+          {"parts", shown}, {"formats", formats}, {"unlisted", unlisted}};
+}
+
+// ---- the answer ---------------------------------------------------------------------------
+
+void check_options(const MatrixQuery& o) {
+  if (o.derived && !o.engine.empty())
+    throw UsageError("--derived is built from the format records, not from an engine's matrix; drop --engine");
+  if (!o.derived && !o.vendor.empty()) throw UsageError("--vendor applies to the derived grid; add --derived");
+}
+
+}  // namespace
+
+json matrix_answer(const Graph& g, const MatrixQuery& o) {
+  check_options(o);
+  if (!o.vendor.empty()) require_one_of(o.vendor, o.vendors, "vendor");
+  GpuArg gpu;
+  if (!o.gpu.empty()) gpu = resolve_gpu(g, o.gpu, true);
+  if (o.derived) return derived_json(g, o.vendor, o.gpu.empty() ? nullptr : &gpu);
+  if (o.engine.empty() && o.gpu.empty()) return list_json(g);
+  std::vector<const Record*> ms;
+  if (!o.engine.empty()) ms.push_back(&matrix_for(g, o.engine));
+  else ms = g.of_kind(Kind::Matrix);
+  json grids = json::array();
+  for (const Record* m : ms) {
+    grids.push_back(grid_json(g, *m));
+    if (!o.gpu.empty()) select_gpu(grids.back(), o.gpu, gpu);
+  }
+  if (grids.size() == 1) return grids[0];
+  return {{"grids", grids}};
+}
+
+
+}  // namespace qsel
