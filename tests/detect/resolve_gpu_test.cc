@@ -13,29 +13,10 @@
 
 using namespace qsel;
 
-namespace {
-
-Graph small_graph() {
-  test::TempDir dir;
-  test::write_browse_corpus(dir);
-  Corpus c = load_corpus(dir.path(), test::schemas());
-  REQUIRE(c.problems.empty());
-  return Graph(std::move(c));
-}
-
-std::string usage_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+using qsel::test::usage_error;
 
 TEST_CASE("resolve_gpu: a GPU resolves to its part and target, or to a target when allowed", "[cli][args]") {
-  Graph g = small_graph();
+  Graph g = test::browse_graph();
   GpuArg part = resolve_gpu(g, "New GPU", false);
   REQUIRE(part.accelerator);
   CHECK(part.accelerator->id == "gpu-new");

@@ -9,29 +9,10 @@
 
 using namespace qsel;
 
-namespace {
-
-Graph small_graph() {
-  qsel::test::TempDir dir;
-  qsel::test::write_browse_corpus(dir);
-  Corpus c = load_corpus(dir.path(), qsel::test::schemas());
-  REQUIRE(c.problems.empty());
-  return Graph(std::move(c));
-}
-
-std::string usage_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+using qsel::test::usage_error;
 
 TEST_CASE("engines: by id or alias, and their matrices", "[graph]") {
-  Graph g = small_graph();
+  Graph g = test::browse_graph();
   const Record& e = resolve_engine(g, "THE ENGINE");
   CHECK(e.id == "eng");
   auto ms = matrices_of(g, e);

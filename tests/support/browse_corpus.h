@@ -2,8 +2,14 @@
 // a part on each, two formats, an engine with a kernel and a support matrix, a
 // gotcha, and one dangling reference (fmt-x names the part "gpu-gone").
 #pragma once
+#include <functional>
 #include <string>
 
+#include <catch2/catch.hpp>
+
+#include "qsel/core/errors.h"
+#include "qsel/graph/graph.h"
+#include "qsel/loader/loader.h"
 #include "support/fixtures.h"
 
 namespace qsel::test {
@@ -55,5 +61,24 @@ struct Small {
     return run_cli(args);
   }
 };
+
+// The small browse corpus as a graph (loaded without problems).
+inline Graph browse_graph() {
+  TempDir dir;
+  write_browse_corpus(dir);
+  Corpus c = load_corpus(dir.path(), schemas());
+  REQUIRE(c.problems.empty());
+  return Graph(std::move(c));
+}
+
+// The UsageError `f` throws, or empty when it throws none.
+inline std::string usage_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace qsel::test
