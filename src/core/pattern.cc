@@ -1,6 +1,9 @@
 #include "qsel/core/pattern.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
+#include <re2/set.h>
 
 namespace qsel {
 namespace {
@@ -49,6 +52,18 @@ std::string shape_problem(std::string_view pattern) {
   return "a pattern needs some literal text";
 }
 
+// Bytes (a log line need not be UTF-8), '.' across any byte, no logging of errors;
+// RE2's memory budget (8 MiB for one pattern; a set of a few hundred lazy patterns
+// gets 64 MiB for its DFA).
+RE2::Options byte_options(std::int64_t max_mem = 8 << 20) {
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);
+  options.set_dot_nl(true);
+  options.set_log_errors(false);
+  options.set_max_mem(max_mem);
+  return options;
+}
+
 std::string trimmed(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
@@ -72,6 +87,7 @@ std::optional<LogPattern> LogPattern::compile(std::string_view pattern, std::str
   for (std::size_t i = 0; i < toks.size();) {
     if (toks[i].kind == Token::Literal) {
       program += RE2::QuoteMeta(toks[i].text);
+      out.min_length_ += toks[i].text.size();
       ++i;
       continue;
     }
@@ -86,16 +102,13 @@ std::optional<LogPattern> LogPattern::compile(std::string_view pattern, std::str
       program += ".*?";
     }
   }
-  RE2::Options options;
-  options.set_encoding(RE2::Options::EncodingLatin1);  // bytes: a log line need not be UTF-8
-  options.set_dot_nl(true);
-  options.set_log_errors(false);
-  auto re = std::make_shared<const RE2>(program, options);
+  auto re = std::make_shared<const RE2>(program, byte_options());
   if (!re->ok()) {
     if (why) *why = "RE2 cannot take it: " + re->error();
     return std::nullopt;
   }
   out.re_ = std::move(re);
+  out.program_ = std::move(program);
   return out;
 }
 
@@ -112,6 +125,27 @@ std::optional<std::map<std::string, std::string>> LogPattern::match(std::string_
   for (std::size_t i = 0; i < names_.size(); ++i)
     caps[names_[i]] = trimmed(std::string_view(groups[i + 1].data(), groups[i + 1].size()));
   return caps;
+}
+
+struct LogPatternSet::Impl {
+  RE2::Set set{byte_options(64 << 20), RE2::UNANCHORED};
+  bool compiled = false;
+};
+
+LogPatternSet::LogPatternSet() : impl_(std::make_unique<Impl>()) {}
+LogPatternSet::~LogPatternSet() = default;
+
+int LogPatternSet::add(const LogPattern& pattern) { return impl_->set.Add(pattern.program(), nullptr); }
+
+bool LogPatternSet::compile() { return impl_->compiled = impl_->set.Compile(); }
+
+bool LogPatternSet::match(std::string_view line, std::vector<int>& hits) const {
+  hits.clear();
+  if (!impl_->compiled) return false;
+  RE2::Set::ErrorInfo error{};
+  if (!impl_->set.Match(line, &hits, &error) && error.kind != RE2::Set::kNoError) return false;
+  std::sort(hits.begin(), hits.end());
+  return true;
 }
 
 std::optional<std::map<std::string, std::string>> match_pattern(std::string_view pattern, std::string_view line) {

@@ -107,6 +107,77 @@ void scan_line(EngineScan& s, std::size_t n, std::string_view line) {
     if (s.notices.size() < kKeep && p.matches(line)) s.notices.push_back({entry, {n, shown(line)}});
 }
 
+// Every engine's patterns in one RE2::Set, so a line is scanned once whatever the
+// number of patterns; the slot of each says whose pattern it is and what it finds.
+class LineScanner {
+ public:
+  explicit LineScanner(std::vector<EngineScan>& scans) : scans_(scans), last_detect_(scans.size(), kNoLine) {
+    for (std::size_t i = 0; i < scans.size(); ++i) {
+      const EnginePatterns& p = scans[i].patterns;
+      for (std::size_t k = 0; k < p.detect.size(); ++k) add(p.detect[k], {i, Slot::Detect, k, 0});
+      for (std::size_t k = 0; k < p.kernels.size(); ++k)
+        for (std::size_t m = 0; m < p.kernels[k].second.size(); ++m) add(p.kernels[k].second[m], {i, Slot::Kernel, k, m});
+      for (std::size_t k = 0; k < p.facts.size(); ++k) add(p.facts[k].second, {i, Slot::Fact, k, 0});
+      for (std::size_t k = 0; k < p.notices.size(); ++k) add(p.notices[k].second, {i, Slot::Notice, k, 0});
+    }
+    usable_ = usable_ && set_.compile();
+    if (!usable_) spdlog::info("verify: the log patterns do not build one RE2 set; each is tried on its own");
+  }
+
+  void line(std::size_t n, std::string_view text) {
+    if (text.size() < shortest_) return;  // shorter than every pattern's literal text: nothing can match
+    if (!usable_ || !set_.match(text, hits_)) {
+      for (auto& s : scans_) scan_line(s, n, text);  // what the set answers, pattern by pattern
+      return;
+    }
+    for (int h : hits_) {
+      const Slot& slot = slots_[static_cast<std::size_t>(h)];
+      EngineScan& s = scans_[slot.scan];
+      const EnginePatterns& p = s.patterns;
+      switch (slot.kind) {
+        case Slot::Detect:
+          if (last_detect_[slot.scan] == n) break;  // a line counts once
+          last_detect_[slot.scan] = n;
+          if (s.detect++ == 0) s.first_detect = {n, shown(text)};
+          break;
+        case Slot::Kernel: s.kernels.emplace(p.kernels[slot.entry].first, Hit{n, shown(text)}); break;
+        case Slot::Fact:
+          if (s.facts.size() < kKeep)
+            if (auto caps = p.facts[slot.entry].second.match(text)) {
+              const std::string& fact = p.facts[slot.entry].first;
+              auto it = caps->find(fact);
+              s.facts.push_back({fact, it == caps->end() ? "" : printable(it->second.substr(0, 100))});
+              s.fact_lines.push_back({n, shown(text)});
+            }
+          break;
+        case Slot::Notice:
+          if (s.notices.size() < kKeep) s.notices.push_back({p.notices[slot.entry].first, {n, shown(text)}});
+          break;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    std::size_t scan;
+    enum Kind { Detect, Kernel, Fact, Notice } kind;
+    std::size_t entry, pattern;
+  };
+  void add(const LogPattern& p, Slot slot) {
+    shortest_ = std::min(shortest_, p.min_length());
+    if (set_.add(p) >= 0) slots_.push_back(slot);
+    else usable_ = false;
+  }
+  std::vector<EngineScan>& scans_;
+  LogPatternSet set_;
+  std::vector<Slot> slots_;
+  std::vector<int> hits_;
+  static constexpr std::size_t kNoLine = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> last_detect_;  // the last line each engine's detection counted
+  bool usable_ = true;
+  std::size_t shortest_ = static_cast<std::size_t>(-1);
+};
+
 // The format a quantization name from the log names: an id, an alias or a checkpoint scheme name.
 const Record* format_named(const Graph& g, const std::string& name) {
   if (name.empty()) return nullptr;
@@ -153,8 +224,9 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   std::vector<EngineScan> scans;
   for (const Record* e : g.of_kind(Kind::Engine))
     if (!r.engine || e == r.engine) scans.push_back({e, patterns_of(*e)});
+  LineScanner scanner(scans);
   LogScan ls = scan_log(r.log, [&](std::size_t n, std::string_view line) {
-    for (auto& s : scans) scan_line(s, n, line);
+    scanner.line(n, line);
   });
   spdlog::info("verify: read {} line(s), {} byte(s) of {}{}", ls.lines, ls.bytes, r.log, ls.stopped ? " (stopped at the size cap)" : "");
   for (const auto& sc : scans)

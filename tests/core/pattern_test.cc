@@ -2,6 +2,13 @@
 
 #include "qsel/core/pattern.h"
 
+#include <filesystem>
+#include <sstream>
+
+#include "qsel/core/text.h"
+#include "qsel/graph/embedded_graph.h"
+#include "support/fixtures.h"
+
 using namespace qsel;
 
 TEST_CASE("pattern: literal text anywhere in the line, * for anything, {name} captured", "[core][pattern]") {
@@ -61,4 +68,50 @@ TEST_CASE("pattern: a pattern RE2 cannot take is refused with RE2's reason", "[c
   CHECK(pattern_problem(huge) == why);
   CHECK_FALSE(LogPattern::compile("abc {x", &why));
   CHECK(why == "unclosed '{'");
+}
+
+TEST_CASE("pattern: a set answers exactly what each pattern answers alone, on every fixture log line", "[core][pattern]") {
+  // Every log pattern of the embedded corpus's engines, in one set.
+  std::vector<LogPattern> patterns;
+  for (const Record* e : qsel::embedded_graph().of_kind(Kind::Engine)) {
+    std::vector<std::string> texts;
+    const auto& d = e->data;
+    if (d.contains("log")) {
+      for (const auto& p : d["log"].value("detect", nlohmann::json::array())) texts.push_back(p);
+      for (const auto& f : d["log"].value("facts", nlohmann::json::array())) texts.push_back(f["pattern"]);
+      for (const auto& n : d["log"].value("notices", nlohmann::json::array())) texts.push_back(n["pattern"]);
+    }
+    for (const auto& k : d.value("kernel_selection", nlohmann::json::array()))
+      if (k.contains("log"))
+        for (const auto& p : k["log"].value("patterns", nlohmann::json::array())) texts.push_back(p);
+    for (const auto& t : texts) {
+      auto p = LogPattern::compile(t);
+      REQUIRE(p);  // every corpus pattern compiles under RE2
+      patterns.push_back(*p);
+    }
+  }
+  REQUIRE(patterns.size() > 50);
+  LogPatternSet set;
+  for (std::size_t i = 0; i < patterns.size(); ++i) REQUIRE(set.add(patterns[i]) == static_cast<int>(i));
+  REQUIRE(set.compile());
+  std::size_t lines = 0, matched = 0;
+  std::vector<int> hits;
+  for (const auto& f : std::filesystem::directory_iterator(qsel::test::source_dir() + "/tests/fixtures/logs")) {
+    std::istringstream in(qsel::test::read_text(f.path()));
+    for (std::string line; std::getline(in, line); ++lines) {
+      REQUIRE(set.match(line, hits));
+      std::vector<int> alone;
+      for (std::size_t i = 0; i < patterns.size(); ++i)
+        if (patterns[i].matches(line)) alone.push_back(static_cast<int>(i));
+      INFO(qsel::printable(line));
+      CHECK(hits == alone);
+      matched += !hits.empty();
+    }
+  }
+  CHECK(lines > 500);
+  CHECK(matched > 20);
+  CHECK(set.match("", hits));
+  CHECK(hits.empty());
+  LogPatternSet empty;  // never compiled: it cannot decide, and says so
+  CHECK_FALSE(empty.match("anything", hits));
 }

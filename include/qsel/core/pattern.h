@@ -27,11 +27,37 @@ class LogPattern {
   std::optional<std::map<std::string, std::string>> match(std::string_view line) const;
 
   const std::string& text() const { return text_; }
+  const std::string& program() const { return program_; }  // the RE2 program it compiled to
+  std::size_t min_length() const { return min_length_; }     // a shorter line cannot match (its literals' bytes)
 
  private:
-  std::string text_;
+  std::string text_, program_;
+  std::size_t min_length_ = 0;
   std::shared_ptr<const re2::RE2> re_;
   std::vector<std::string> names_;  // one per RE2 group, in order
+};
+
+// Many patterns matched against a line in one pass (an RE2::Set): which of them
+// match, so a line none matches costs one scan however many patterns there are.
+class LogPatternSet {
+ public:
+  LogPatternSet();
+  ~LogPatternSet();
+  LogPatternSet(const LogPatternSet&) = delete;
+  LogPatternSet& operator=(const LogPatternSet&) = delete;
+
+  // Adds a compiled pattern; returns its index in match()'s answers.
+  int add(const LogPattern& pattern);
+  // After the last add(). False when RE2 cannot build the set (match() then answers nothing).
+  bool compile();
+  // The indices of the patterns that match somewhere in `line`, ascending, into `hits`
+  // (cleared first). False when the set could not decide (its DFA ran out of memory):
+  // the caller then tries each pattern on its own.
+  bool match(std::string_view line, std::vector<int>& hits) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // One-off forms of the same (they compile each call): the captures when `pattern`
