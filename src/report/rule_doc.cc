@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "qsel/lint/finding.h"
+#include "qsel/report/json_contract.h"
 #include "qsel/report/rule_doc.h"
 
 namespace qsel {
@@ -76,6 +77,13 @@ std::string render_rule_markdown(const RuleInfo& r) {
   out += "<!-- This page is the rule registry's doc (src/lint/); tests/lint/registry_test.cc keeps them equal.\n"
          "     After editing the registry, regenerate with: QSEL_UPDATE_DOCS=1 ./build/tests/qsel_tests \"[registry]\" -->\n";
   return out;
+}
+
+nlohmann::ordered_json lint_rule_topic(const RuleInfo& r, const Style& style) {
+  nlohmann::ordered_json j = {{"topic", std::string(r.code)}, {"kind", "lint-rule"}, {"text", render_rule_doc(r, style)}};
+  j["rule"] = rule_doc_json(r);
+  j["rule"]["url"] = lint_doc_url(r.code);
+  return j;
 }
 
 }  // namespace qsel

@@ -19,4 +19,8 @@ nlohmann::ordered_json rule_doc_json(const RuleInfo& rule);
 // The rule's page docs/lint/<CODE>.md, byte for byte.
 std::string render_rule_markdown(const RuleInfo& rule);
 
+// `qsel explain CODE`: the topic object for a lint code (schemas/output/explain.schema.json,
+// kind "lint-rule"): its doc for a terminal in `text`, and as JSON in `rule` with its url.
+nlohmann::ordered_json lint_rule_topic(const RuleInfo& rule, const Style& style);
+
 }  // namespace qsel
