@@ -1,4 +1,7 @@
 // qsel entry point: the one top-level catch.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -23,7 +26,17 @@ int main(int argc, char** argv) {
   qsel::keep_until_exit(true);  // the process frees its graph by exiting, not block by block
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
-    return qsel::run(args, std::cout, std::cerr);
+    int code = qsel::run(args, std::cout, std::cerr);
+    // The answer is the output: one that did not reach stdout (a full disk) is an
+    // error, not a success.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::cerr << "qsel: error: cannot write to standard output: " << (errno ? std::strerror(errno) : "a write failed (a full disk?)")
+                << "\n";
+      return 2;
+    }
+    return code;
   } catch (const std::exception& e) {
     std::cerr << "qsel: internal error: " << e.what() << "\n";
     return 2;

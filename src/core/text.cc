@@ -61,12 +61,18 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& candidates,
                                  std::size_t max_results) {
+  // Suggestions are for typos in names: a word far longer than any name gets none, and
+  // the edit distance (quadratic) is only computed where the lengths leave it a chance.
+  constexpr std::size_t kMaxWord = 64;
+  if (word.size() > kMaxWord) return {};
   std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& c : candidates) {
-    std::size_t d = edit_distance(word, c);
     // A candidate that contains the word (or the reverse) is a good suggestion too.
     bool contains = word.size() >= 3 && (c.find(word) != std::string::npos || word.find(c) != std::string_view::npos);
+    std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+    if (gap > limit && !contains) continue;  // the distance is at least the length gap
+    std::size_t d = edit_distance(word, c);
     if (d <= limit || contains) scored.emplace_back(contains ? std::min(d, limit) : d, c);
   }
   std::sort(scored.begin(), scored.end());
@@ -201,9 +207,13 @@ std::string escaped(std::string_view text, bool keep_newlines) {
       ++i;
       continue;
     }
-    if (ch.code_point >= 0x80 && ch.code_point <= 0x9F) {  // C1 controls U+0080..U+009F
-      escape(c);
-      escape(static_cast<unsigned char>(text[i + 1]));
+    char32_t cp = ch.code_point;
+    bool c1 = cp >= 0x80 && cp <= 0x9F;  // C1 controls
+    // Bidirectional controls reorder what follows them on screen ("Trojan Source"):
+    // ALM, LRM, RLM, the embeddings and overrides, and the isolates.
+    bool bidi = cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+    if (c1 || bidi) {
+      for (std::size_t k = 0; k < ch.length; ++k) escape(static_cast<unsigned char>(text[i + k]));
     } else {
       out.append(text.substr(i, ch.length));
     }

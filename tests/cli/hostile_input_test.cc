@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <chrono>
 
@@ -124,4 +125,26 @@ TEST_CASE("hostile: a non-finite number and a megabyte-long line are located and
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
   CHECK(r.out.find("formats/a.yaml:5:12: error: \"1e999\" is not a finite number") != std::string::npos);
   CHECK(r.out.find("internal error") == std::string::npos);
+}
+
+TEST_CASE("hostile: a write error on stdout is exit 2, not a silent success (lint --format sarif > /dev/full)", "[e2e][hostile]") {
+  if (!std::filesystem::exists("/dev/full")) return;
+  qsel::test::TempDir t;
+  auto err = t.path() / "err";
+  int status = std::system((std::string(QSEL_BINARY) + " lint --format sarif " + qsel::test::source_dir() + "/data >/dev/full 2>" +
+                            err.string()).c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(qsel::test::read_text(err).rfind("qsel: error: cannot write to standard output", 0) == 0);
+  status = std::system((std::string(QSEL_BINARY) + " --version >/dev/null").c_str());
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+}
+
+TEST_CASE("hostile: a 120,000-character --gpu gets its usage error at once, with no suggestion scan", "[e2e][hostile]") {
+  auto start = std::chrono::steady_clock::now();
+  auto r = qsel::test::run_cli({"recommend", "--gpu", std::string(120000, 'h'), "--model-size", "8b"});
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.code == 2);
+  CHECK(r.err.find("did you mean") == std::string::npos);
+  CHECK(seconds < 10);  // it took 60 s when every spelling was compared by edit distance
 }

@@ -80,3 +80,15 @@ TEST_CASE("text: require_one_of suggests the nearest allowed value, or lists the
   CHECK(error("W4A16", {"w4a16", "w8a8"}) == "unknown regime \"W4A16\"; did you mean \"w4a16\"?");
   CHECK(error("zzzz", {"alpha", "beta"}) == "unknown regime \"zzzz\"; use one of alpha, beta");
 }
+
+TEST_CASE("text: printable escapes bidirectional controls (U+202E, U+2066), which reorder what follows", "[core][text]") {
+  CHECK(qsel::printable("a\u202Eb") == "a\\xE2\\x80\\xAEb");
+  CHECK(qsel::printable("x\u2066y\u2069z") == "x\\xE2\\x81\\xA6y\\xE2\\x81\\xA9z");
+  CHECK(qsel::printable("\u200F\u061C") == "\\xE2\\x80\\x8F\\xD8\\x9C");
+  CHECK(qsel::printable("é € ‡ 中") == "é € ‡ 中");  // ordinary text stays
+}
+
+TEST_CASE("text: nearest gives no suggestion for a word longer than any name", "[core][text]") {
+  CHECK(qsel::nearest(std::string(65, 'a'), {std::string(65, 'a') + "b"}).empty());
+  CHECK(qsel::nearest("h100", {"h100-sxm", "h200", "a100"}) == std::vector<std::string>{"a100", "h200", "h100-sxm"});
+}

@@ -49,8 +49,9 @@ std::string to_lower(std::string_view text);
 std::string_view trim(std::string_view text);
 
 // `text` safe to print on a terminal: control characters (C0 other than tab,
-// DEL, C1) and bytes that are not valid UTF-8 become \xNN, so data from a file
-// can never move the cursor, change colours or rewrite a line.
+// DEL, C1), bidirectional controls (U+061C, U+200E/F, U+202A-E, U+2066-9) and
+// bytes that are not valid UTF-8 become \xNN, so data from a file can never move
+// the cursor, change colours, rewrite a line or reorder what follows it.
 std::string printable(std::string_view text);
 // The same, keeping line breaks ("\n") for renderers that indent each line.
 std::string printable_lines(std::string_view text);
