@@ -28,6 +28,8 @@ struct RecommendArgs {
   double ram_gb = 0, ram_bandwidth = 0, min_tok_s = 2;
   double memory_fraction = 0;
   GpuSpec spec;
+  bool memory_fraction_given = false;
+  std::string memory_fraction_text;  // as typed, for the message
   bool count_given = false, vram_given = false, bandwidth_given = false, context_given = false;
   std::vector<std::string> engines, flags;
   int count = 1, batch = 1;
@@ -103,8 +105,8 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   q.kv_cache = a.kv_cache;
   q.portable = a.portable;
   q.objective = a.objective;
-  if (a.memory_fraction != 0 && (a.memory_fraction <= 0 || a.memory_fraction > 1))
-    throw UsageError(fmt::format("--memory-fraction must be in (0, 1], got {:g}", a.memory_fraction));
+  if (a.memory_fraction_given && !(std::isfinite(a.memory_fraction) && a.memory_fraction > 0 && a.memory_fraction <= 1))
+    throw UsageError(fmt::format("--memory-fraction must be a number in (0, 1], got {}", quote_value(a.memory_fraction_text)));
   q.memory_fraction = a.memory_fraction;
   if (!a.headroom.empty()) parse_headroom(a.headroom, q);
   if (a.ram_gb != 0 || a.ram_bandwidth != 0) {
@@ -166,7 +168,11 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
       ->check(CLI::IsMember({"quality", "speed", "memory"}));
   sub.add_option("--memory-fraction,--gpu-memory-utilization", a.memory_fraction,
                  "Replace every engine's memory fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static, "
-                 "TensorRT-LLM free_gpu_memory_fraction); default: each engine's own");
+                 "TensorRT-LLM free_gpu_memory_fraction); default: each engine's own")
+      ->each([&a](const std::string& v) {
+        a.memory_fraction_given = true;
+        a.memory_fraction_text = v;
+      });
   sub.add_option("--headroom", a.headroom,
                  "Memory a fit must leave free per GPU: GB (2) or a percent of the part (10%); default: the engine's own "
                  "fitting margin, else 1 GiB (llama.cpp's --fit-target). Inside it a fit is \"tight\"");

@@ -148,3 +148,13 @@ TEST_CASE("hostile: a 120,000-character --gpu gets its usage error at once, with
   CHECK(r.err.find("did you mean") == std::string::npos);
   CHECK(seconds < 10);  // it took 60 s when every spelling was compared by edit distance
 }
+
+TEST_CASE("hostile: --memory-fraction nan, 0 or empty is a usage error, not silently ignored", "[e2e][hostile]") {
+  for (const char* v : {"nan", "0", "", "inf", "1.5", "-0.5"}) {
+    INFO(v);
+    auto r = qsel::test::run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--memory-fraction", v});
+    CHECK(r.code == 2);
+    CHECK(r.err == std::string("qsel: error: --memory-fraction must be a number in (0, 1], got \"") + v + "\"\n");
+  }
+  CHECK(qsel::test::run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--memory-fraction", "0.85"}).code == 0);
+}
