@@ -107,6 +107,7 @@ std::optional<fs::path> find_config(const fs::path& start) {
   if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
   for (;;) {
     if (fs::is_regular_file(dir / kConfigFileName, ec)) return dir / kConfigFileName;
+    if (fs::exists(dir / ".git", ec)) return std::nullopt;  // the repository's root: a config above it is someone else's
     if (!dir.has_relative_path()) return std::nullopt;
     dir = dir.parent_path();
   }

@@ -17,6 +17,19 @@ TEST_CASE("config: found upward from the linted path", "[lint][config]") {
   CHECK(find_config(d.path() / "data") == found);
 }
 
+TEST_CASE("config: discovery stops at the repository root, so an ancestor's .qsel.yaml cannot silence a checkout", "[lint][config]") {
+  TempDir d;
+  d.write(".qsel.yaml", "ignore: [QS001, QS002, QS003]\n");  // above the checkout: ignores every rule
+  d.write("repo/.git/HEAD", "ref: refs/heads/main\n");
+  d.write("repo/data/formats/awq.yaml", "id: awq\n");
+  CHECK_FALSE(find_config(d.path() / "repo/data/formats/awq.yaml"));
+  d.write("repo/.qsel.yaml", "strict: true\n");
+  CHECK(find_config(d.path() / "repo/data") == d.path() / "repo/.qsel.yaml");
+  d.write("wt/.git", "gitdir: ../repo/.git/worktrees/wt\n");  // a worktree's .git is a file
+  d.write("wt/data/x.yaml", "id: x\n");
+  CHECK_FALSE(find_config(d.path() / "wt/data"));
+}
+
 TEST_CASE("config: every setting is read", "[lint][config]") {
   TempDir d;
   auto file = d.write(".qsel.yaml", "select: [QS003, kquant-group-size]\nignore: QS005,QS027\nstrict: true\n"

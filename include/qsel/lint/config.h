@@ -11,7 +11,8 @@ namespace qsel {
 
 inline constexpr const char* kConfigFileName = ".qsel.yaml";
 
-// The nearest .qsel.yaml in `start` (a file's folder, or the folder) or above it.
+// The nearest .qsel.yaml in `start` (a file's folder, or the folder) or above it,
+// up to the repository's root (a folder holding .git): never from outside the checkout.
 std::optional<std::filesystem::path> find_config(const std::filesystem::path& start);
 
 LintSettings read_config(const std::filesystem::path& file);
