@@ -54,9 +54,15 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Its own process group, so a timeout kills whatever it started too.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, args.data(), environ);
+  int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
@@ -86,9 +92,25 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
     }
   }
   close(fds[0]);
-  if (r.timed_out || r.truncated) kill(pid, SIGKILL);
+  // Its output ended, but it may not: a tool that closes stdout and keeps running
+  // gets the rest of the same deadline to exit.
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool reaped = false;
+  while (!r.timed_out && !r.truncated) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) {
+      reaped = true;
+      break;
+    }
+    if (w < 0 && errno != EINTR) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      r.timed_out = true;
+      break;
+    }
+    usleep(5000);
+  }
+  kill(-pid, SIGKILL);  // the group: the tool if it is still running, and anything it left behind
+  while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return r;

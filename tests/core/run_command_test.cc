@@ -2,6 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
+#include <fstream>
+#include <thread>
+
 #include "qsel/core/run_command.h"
 #include "support/fixtures.h"
 
@@ -54,4 +58,44 @@ TEST_CASE("run_command: time and size are bounded", "[core][run]") {
   REQUIRE(flood);
   CHECK(flood->truncated);
   CHECK(flood->out.size() == 4096);
+}
+
+TEST_CASE("run_command: a tool that closes stdout and keeps running is killed at the deadline (--gpu auto hung)", "[core][run]") {
+  test::TempDir d;
+  script(d, "nvidia-smi", "echo 'NVIDIA H100 80GB HBM3, 81559'\nexec >&-\nsleep 1000");
+  CommandOptions o;
+  o.path = d.path().string();
+  o.timeout_ms = 500;
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_command({"nvidia-smi"}, o);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(r);
+  CHECK(r->timed_out);
+  CHECK(r->out == "NVIDIA H100 80GB HBM3, 81559\n");
+  CHECK(seconds < 5);
+}
+
+TEST_CASE("run_command: what the tool started is killed with it (grandchildren do not outlive a timeout)", "[core][run]") {
+  test::TempDir d;
+  auto pidfile = d.path() / "grandchild.pid";
+  script(d, "tool", "sleep 1000 &\necho $! > '" + pidfile.string() + "'\nwait");
+  CommandOptions o;
+  o.path = d.path().string();
+  o.timeout_ms = 500;
+  auto r = run_command({"tool"}, o);
+  REQUIRE(r);
+  CHECK(r->timed_out);
+  std::string pid = test::read_text(pidfile);
+  while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+  REQUIRE(!pid.empty());
+  // Dead, or a zombie waiting for its new parent to reap it: either way no longer running.
+  bool running = false;
+  for (int i = 0; i < 100; ++i) {
+    std::ifstream stat("/proc/" + pid + "/stat");
+    std::string line;
+    running = stat && std::getline(stat, line) && line.find(") Z ") == std::string::npos;
+    if (!running) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK_FALSE(running);
 }

@@ -1,6 +1,8 @@
 // Running a fixed local tool (nvidia-smi, rocm-smi, sysctl) and reading what it
-// prints, bounded: the output is capped, the run is killed after a timeout, and
-// nothing from the user reaches the command line.
+// prints, bounded: the output is capped; the tool runs in its own process group,
+// which is killed when the timeout passes (reading or waiting for the exit) and
+// once the tool is done, so nothing it started outlives it; nothing from the user
+// reaches the command line.
 #pragma once
 #include <optional>
 #include <string>
