@@ -84,41 +84,20 @@ EnginePatterns patterns_of(const Record& engine) {
 
 std::string shown(std::string_view line) { return printable(line.substr(0, 300)); }
 
-void scan_line(EngineScan& s, std::size_t n, std::string_view line) {
-  for (const auto& p : s.patterns.detect)
-    if (p.matches(line)) {
-      if (s.detect++ == 0) s.first_detect = {n, shown(line)};
-      break;
-    }
-  for (const auto& [kernel, ps] : s.patterns.kernels)
-    for (const auto& p : ps)
-      if (p.matches(line)) {
-        s.kernels.emplace(kernel, Hit{n, shown(line)});
-        break;
-      }
-  for (const auto& [fact, p] : s.patterns.facts)
-    if (s.facts.size() < kKeep)
-      if (auto caps = p.match(line)) {
-        auto it = caps->find(fact);
-        s.facts.push_back({fact, it == caps->end() ? "" : printable(it->second.substr(0, 100))});
-        s.fact_lines.push_back({n, shown(line)});
-      }
-  for (const auto& [entry, p] : s.patterns.notices)
-    if (s.notices.size() < kKeep && p.matches(line)) s.notices.push_back({entry, {n, shown(line)}});
-}
-
 // Every engine's patterns in one RE2::Set, so a line is scanned once whatever the
 // number of patterns; the slot of each says whose pattern it is and what it finds.
+// Where the set cannot decide, each pattern is tried alone; either way the hits go
+// through the same dispatch.
 class LineScanner {
  public:
   explicit LineScanner(std::vector<EngineScan>& scans) : scans_(scans), last_detect_(scans.size(), kNoLine) {
     for (std::size_t i = 0; i < scans.size(); ++i) {
       const EnginePatterns& p = scans[i].patterns;
-      for (std::size_t k = 0; k < p.detect.size(); ++k) add(p.detect[k], {i, Slot::Detect, k, 0});
+      for (std::size_t k = 0; k < p.detect.size(); ++k) add({i, Slot::Detect, k, &p.detect[k]});
       for (std::size_t k = 0; k < p.kernels.size(); ++k)
-        for (std::size_t m = 0; m < p.kernels[k].second.size(); ++m) add(p.kernels[k].second[m], {i, Slot::Kernel, k, m});
-      for (std::size_t k = 0; k < p.facts.size(); ++k) add(p.facts[k].second, {i, Slot::Fact, k, 0});
-      for (std::size_t k = 0; k < p.notices.size(); ++k) add(p.notices[k].second, {i, Slot::Notice, k, 0});
+        for (const LogPattern& kp : p.kernels[k].second) add({i, Slot::Kernel, k, &kp});
+      for (std::size_t k = 0; k < p.facts.size(); ++k) add({i, Slot::Fact, k, &p.facts[k].second});
+      for (std::size_t k = 0; k < p.notices.size(); ++k) add({i, Slot::Notice, k, &p.notices[k].second});
     }
     usable_ = usable_ && set_.compile();
     if (!usable_) spdlog::info("verify: the log patterns do not build one RE2 set; each is tried on its own");
@@ -126,9 +105,10 @@ class LineScanner {
 
   void line(std::size_t n, std::string_view text) {
     if (text.size() < shortest_) return;  // shorter than every pattern's literal text: nothing can match
-    if (!usable_ || !set_.match(text, hits_)) {
-      for (auto& s : scans_) scan_line(s, n, text);  // what the set answers, pattern by pattern
-      return;
+    if (!usable_ || !set_.match(text, hits_)) {  // what the set answers, pattern by pattern
+      hits_.clear();
+      for (std::size_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].pattern->matches(text)) hits_.push_back(static_cast<int>(i));
     }
     for (int h : hits_) {
       const Slot& slot = slots_[static_cast<std::size_t>(h)];
@@ -143,7 +123,7 @@ class LineScanner {
         case Slot::Kernel: s.kernels.emplace(p.kernels[slot.entry].first, Hit{n, shown(text)}); break;
         case Slot::Fact:
           if (s.facts.size() < kKeep)
-            if (auto caps = p.facts[slot.entry].second.match(text)) {
+            if (auto caps = slot.pattern->match(text)) {
               const std::string& fact = p.facts[slot.entry].first;
               auto it = caps->find(fact);
               s.facts.push_back({fact, it == caps->end() ? "" : printable(it->second.substr(0, 100))});
@@ -159,14 +139,15 @@ class LineScanner {
 
  private:
   struct Slot {
-    std::size_t scan;
+    std::size_t scan;                           // the engine's index in scans_
     enum Kind { Detect, Kernel, Fact, Notice } kind;
-    std::size_t entry, pattern;
+    std::size_t entry;                          // its detect, kernel, fact or notice entry
+    const LogPattern* pattern;
   };
-  void add(const LogPattern& p, Slot slot) {
-    shortest_ = std::min(shortest_, p.min_length());
-    if (set_.add(p) >= 0) slots_.push_back(slot);
-    else usable_ = false;
+  void add(Slot slot) {
+    shortest_ = std::min(shortest_, slot.pattern->min_length());
+    if (set_.add(*slot.pattern) != static_cast<int>(slots_.size())) usable_ = false;  // the set's indices are the slots'
+    slots_.push_back(slot);
   }
   std::vector<EngineScan>& scans_;
   LogPatternSet set_;
