@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -95,8 +96,7 @@ std::uint64_t Cursor::u64(std::string_view what) {
 }
 
 std::string Cursor::bytes(std::uint64_t n, std::uint64_t max, std::string_view what) {
-  if (n > max) fail(fmt::format("{} is {} bytes long; at most {} is plausible", what, n, max));
-  if (n > left()) fail(fmt::format("{} is {} bytes long, past the end of the file ({} bytes left)", what, n, left()));
+  check_length(n, max, what);
   std::string out;
   out.reserve(static_cast<std::size_t>(n));
   while (out.size() < n) {
@@ -106,6 +106,18 @@ std::string Cursor::bytes(std::uint64_t n, std::uint64_t max, std::string_view w
     pos_ += chunk;
   }
   return out;
+}
+
+std::string Cursor::head(std::uint64_t n, std::uint64_t keep, std::uint64_t max, std::string_view what) {
+  check_length(n, max, what);
+  std::string out = bytes(std::min(n, keep), max, what);
+  pos_ += n - out.size();
+  return out;
+}
+
+void Cursor::check_length(std::uint64_t n, std::uint64_t max, std::string_view what) const {
+  if (n > max) fail(fmt::format("{} is {} bytes long; at most {} is plausible", what, n, max));
+  if (n > left()) fail(fmt::format("{} is {} bytes long, past the end of the file ({} bytes left)", what, n, left()));
 }
 
 void Cursor::skip(std::uint64_t n, std::string_view what) {

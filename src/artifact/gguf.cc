@@ -4,25 +4,41 @@
 #include <cmath>
 #include <cstring>
 
+#include <unordered_set>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "qsel/artifact/binary_file.h"
+#include "qsel/core/checked.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 
 namespace qsel {
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using ojson = nlohmann::json;
 
 constexpr std::uint32_t kMagic = 0x46554747;  // "GGUF" read as a little-endian u32
 constexpr std::uint64_t kMaxTensors = 1 << 16;
 constexpr std::uint64_t kMaxKeys = 1 << 16;
 constexpr std::uint64_t kMaxKeyBytes = 1 << 16;
-constexpr std::uint64_t kMaxStringBytes = 1ull << 30;  // a chat template or a merge list; only 256 are kept
+constexpr std::uint64_t kMaxStringBytes = 1ull << 30;  // a chat template or a merge list; only its head is read
 constexpr std::uint64_t kMaxNameBytes = 1024;
 constexpr std::size_t kKeptString = 256;
 constexpr std::size_t kKeptArray = 8;
+// What one header may make qsel do, whatever its counts say. Real files stay far
+// below: the largest vocabularies hold about 260,000 tokens (plus their merges),
+// and 65,536 tensors with their keys name in a few MB.
+constexpr std::uint64_t kMaxStringValues = 1 << 24;    // string values in all arrays together
+constexpr std::uint64_t kMaxNameTotal = 16ull << 20;   // bytes of metadata keys and tensor names together
+constexpr std::uint64_t kMaxElements = 1ull << 50;     // elements in one tensor (2^50 F32 is 4 PiB)
+
+// The header's budgets, spent as it is read.
+struct Budget {
+  std::uint64_t string_values = 0;
+  std::uint64_t name_bytes = 0;
+};
 
 enum ValueType : std::uint32_t { U8, I8, U16, I16, U32, I32, F32, BOOL, STRING, ARRAY, U64, I64, F64 };
 
@@ -52,8 +68,13 @@ std::string kept(std::string s) {
   return s.substr(0, cut) + "…";
 }
 
-std::string gguf_string(Cursor& c, std::uint64_t max, const std::string& what) {
+// A key or a tensor name, read whole, its bytes spent from the header's budget.
+std::string name_string(Cursor& c, Budget& b, std::uint64_t max, const std::string& what) {
+  std::uint64_t at = c.offset();
   std::uint64_t n = c.u64(what + " length");
+  if (n <= max && n > kMaxNameTotal - b.name_bytes)
+    c.fail_at(at, fmt::format("metadata keys and tensor names pass {} MiB together; qsel reads at most that much of a header", kMaxNameTotal >> 20));
+  b.name_bytes += std::min(n, max);
   return c.bytes(n, max, what);
 }
 
@@ -75,20 +96,30 @@ ojson scalar(Cursor& c, std::uint32_t t, const std::string& what) {
     case U64: return c.u64(what);
     case I64: return static_cast<std::int64_t>(c.u64(what));
     case F64: { std::uint64_t b = c.u64(what); double d; std::memcpy(&d, &b, 8); return std::isfinite(d) ? ojson(d) : ojson(); }
-    case STRING: return kept(gguf_string(c, kMaxStringBytes, what));
+    case STRING: {  // only the kept head is read (a whole UTF-8 sequence past the cut included); the rest is skipped
+      std::uint64_t n = c.u64(what + " length");
+      return kept(c.head(n, kKeptString + 4, kMaxStringBytes, what));
+    }
     default: c.fail(fmt::format("{}: unknown value type {} (expected 0-12)", what, t));
   }
 }
 
-ojson value(Cursor& c, std::uint32_t t, const std::string& key) {
+ojson value(Cursor& c, Budget& b, std::uint32_t t, const std::string& key) {
   if (t != ARRAY) return scalar(c, t, key);
   std::uint64_t at = c.offset();
   std::uint32_t et = c.u32(key + " array type");
   if (et == ARRAY) c.fail_at(at, fmt::format("{}: an array of arrays (not supported by llama.cpp's reader)", key));
   if (et > F64) c.fail_at(at, fmt::format("{}: unknown array element type {} (expected 0-12)", key, et));
+  std::uint64_t n_at = c.offset();
   std::uint64_t n = c.u64(key + " array length");
   std::uint64_t min = et == STRING ? 8 : scalar_size(et);  // bytes per element at least
   if (n > c.left() / min) c.fail(fmt::format("{}: array of {} {} values cannot fit in the {} bytes left", key, n, type_name(et), c.left()));
+  if (et == STRING) {  // each string's length is read to find the next one: the count is the cost
+    if (n > kMaxStringValues - b.string_values)
+      c.fail_at(n_at, fmt::format("{}: array of {} strings; qsel reads at most {} string values per GGUF header (the largest vocabularies hold "
+                         "about 260,000 tokens)", key, n, kMaxStringValues));
+    b.string_values += n;
+  }
   ojson head = ojson::array();
   for (std::uint64_t i = 0; i < n; ++i) {
     if (i < kKeptArray) {
@@ -103,25 +134,23 @@ ojson value(Cursor& c, std::uint32_t t, const std::string& key) {
   return {{"type", type_name(et)}, {"length", n}, {"head", head}};
 }
 
-bool checked_mul(std::uint64_t a, std::uint64_t b, std::uint64_t* out) {
-  if (a != 0 && b > (std::uint64_t(1) << 62) / a) return false;
-  *out = a * b;
-  return true;
-}
-
-void read_tensor(Cursor& c, GgufFile& g) {
+void read_tensor(Cursor& c, Budget& b, std::unordered_set<std::string>& names, GgufFile& g) {
   GgufTensor t;
   std::uint64_t at = c.offset();
-  t.name = valid_utf8(gguf_string(c, kMaxNameBytes, "tensor name"));
+  t.name = valid_utf8(name_string(c, b, kMaxNameBytes, "tensor name"));
   std::uint32_t n_dims = c.u32("tensor dimension count");
   if (n_dims < 1 || n_dims > 4) c.fail(fmt::format("tensor \"{}\": {} dimensions (ggml tensors have 1 to 4)", t.name, n_dims));
-  t.elements = 1;
+  std::uint64_t dims_at = c.offset();
   for (std::uint32_t i = 0; i < n_dims; ++i) {
     std::uint64_t d = c.u64("tensor dimension");
-    if (d == 0 || !checked_mul(t.elements, d, &t.elements))
-      c.fail(fmt::format("tensor \"{}\": dimension {} is {}, not a plausible size", t.name, i, d));
+    if (d == 0) c.fail(fmt::format("tensor \"{}\": dimension {} is 0, not a plausible size", t.name, i));
     t.dims.push_back(d);
   }
+  auto elements = checked_product(t.dims, kMaxElements);
+  if (!elements)
+    c.fail_at(dims_at, fmt::format("tensor \"{}\": dimensions [{}] hold more than 2^50 elements, not a plausible tensor", t.name,
+                                   fmt::join(t.dims, ", ")));
+  t.elements = *elements;
   std::uint64_t type_at = c.offset();
   std::uint32_t type_id = c.u32("tensor type");
   t.type = ggml_type_by_id(type_id);
@@ -129,12 +158,13 @@ void read_tensor(Cursor& c, GgufFile& g) {
   if (t.dims[0] % static_cast<std::uint64_t>(t.type->block_elements) != 0)
     c.fail_at(type_at, fmt::format("tensor \"{}\": {} elements per row is not a multiple of the {} block ({})", t.name, t.dims[0],
                                    t.type->name, t.type->block_elements));
-  t.bytes = t.elements / static_cast<std::uint64_t>(t.type->block_elements) * static_cast<std::uint64_t>(t.type->block_bytes);
+  auto bytes = checked_mul(t.elements / static_cast<std::uint64_t>(t.type->block_elements), static_cast<std::uint64_t>(t.type->block_bytes));
+  if (!bytes) c.fail_at(type_at, fmt::format("tensor \"{}\": {} elements of {} need more bytes than 64 bits count", t.name, t.elements, t.type->name));
+  t.bytes = *bytes;
   t.offset = c.u64("tensor data offset");
   if (t.offset % g.alignment != 0)
     c.fail(fmt::format("tensor \"{}\": data offset {} is not a multiple of the alignment {}", t.name, t.offset, g.alignment));
-  for (const auto& o : g.tensors)
-    if (o.name == t.name) c.fail_at(at, fmt::format("tensor \"{}\" is listed twice", t.name));
+  if (!names.insert(t.name).second) c.fail_at(at, fmt::format("tensor \"{}\" is listed twice", t.name));
   g.tensors.push_back(std::move(t));
 }
 
@@ -157,7 +187,7 @@ void check_layout(const Cursor& c, const GgufFile& g) {
 
 }  // namespace
 
-const nlohmann::ordered_json* GgufFile::find(const std::string& key) const {
+const nlohmann::json* GgufFile::find(const std::string& key) const {
   auto it = metadata.find(key);
   return it == metadata.end() ? nullptr : &*it;
 }
@@ -195,12 +225,13 @@ GgufFile read_gguf(const ByteSource& f) {
   std::uint64_t n_keys = c.u64("the metadata key count");
   if (n_keys > kMaxKeys) c.fail_at(keys_at, fmt::format("metadata key count {} is not plausible (at most {})", n_keys, kMaxKeys));
   g.metadata = ojson::object();
+  Budget budget;
   for (std::uint64_t i = 0; i < n_keys; ++i) {
     std::uint64_t at = c.offset();
-    std::string key = valid_utf8(gguf_string(c, kMaxKeyBytes, "metadata key"));
+    std::string key = valid_utf8(name_string(c, budget, kMaxKeyBytes, "metadata key"));
     if (g.metadata.contains(key)) c.fail_at(at, fmt::format("metadata key \"{}\" appears twice", kept(key)));
     std::uint32_t t = c.u32("metadata value type");
-    g.metadata[key] = value(c, t, key);
+    g.metadata[key] = value(c, budget, t, key);
   }
   if (const auto* a = g.find("general.alignment")) {
     long long al = a->is_number_integer() ? a->get<long long>() : 0;
@@ -209,7 +240,8 @@ GgufFile read_gguf(const ByteSource& f) {
     g.alignment = static_cast<std::uint32_t>(al);
   }
   if (n_tensors > c.left() / 24) c.fail_at(tensors_at, fmt::format("tensor count {} cannot fit in the {} bytes left", n_tensors, c.left()));
-  for (std::uint64_t i = 0; i < n_tensors; ++i) read_tensor(c, g);
+  std::unordered_set<std::string> names;
+  for (std::uint64_t i = 0; i < n_tensors; ++i) read_tensor(c, budget, names, g);
   std::uint64_t end = c.offset();
   g.data_offset = (end + g.alignment - 1) / g.alignment * g.alignment;
   check_layout(c, g);

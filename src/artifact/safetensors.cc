@@ -1,10 +1,13 @@
 #include "qsel/artifact/safetensors.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "qsel/artifact/binary_file.h"
+#include "qsel/core/checked.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 
@@ -16,6 +19,7 @@ using nlohmann::json;
 constexpr std::uint64_t kMaxHeader = 100000000;  // the safetensors crate's MAX_HEADER_SIZE
 constexpr std::size_t kMaxTensors = 200000;
 constexpr int kMaxDepth = 16;
+constexpr std::uint64_t kMaxElements = 1ull << 50;  // elements in one tensor, as the GGUF reader allows
 
 std::uint64_t count(const json& v) {
   return v.is_number_unsigned() ? v.get<std::uint64_t>() : v.is_number_integer() && v.get<long long>() >= 0 ? v.get<std::uint64_t>()
@@ -39,6 +43,120 @@ SafetensorsFile read_safetensors(const std::string& path) {
   return read_safetensors(f);
 }
 
+namespace {
+
+// The header's JSON read as events, straight into tensors: the whole document is
+// never built as a tree (a 100 MB header took 3.2 GB as nlohmann::json; this
+// keeps the header text and one small record per tensor).
+class HeaderReader : public nlohmann::json_sax<json> {
+ public:
+  // One top-level entry as read; checked once the whole header has parsed.
+  struct Entry {
+    std::string name;
+    bool object = false, has_dtype = false, has_shape = false, shape_ok = true;
+    std::string dtype;
+    std::vector<json> shape, offsets;  // scalars as given (a count, or what stood there)
+    bool has_offsets = false;
+  };
+
+  HeaderReader(const Cursor& c, SafetensorsFile& s) : c_(c), s_(s) {}
+  std::vector<Entry> entries;
+
+  bool null() override { return scalar(json()); }
+  bool boolean(bool v) override { return scalar(v); }
+  bool number_integer(number_integer_t v) override { return scalar(v); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar(v); }
+  bool number_float(number_float_t v, const string_t&) override {
+    if (!std::isfinite(v)) c_.fail_at(8, "the header holds a number beyond the double range");
+    return scalar(v);
+  }
+  bool string(string_t& v) override { return scalar(json(std::move(v))); }
+  bool binary(binary_t&) override { return scalar(json()); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    if (depth_ == 1) {
+      if (++top_keys_ > kMaxTensors) c_.fail_at(8, fmt::format("more than {} entries; at most {} tensors per file are read", kMaxTensors, kMaxTensors));
+      if (!seen_.insert(k).second) c_.fail_at(8, fmt::format("tensor \"{}\" is listed twice", shown(k)));
+      top_key_ = std::move(k);
+    } else if (depth_ == 2) {
+      field_ = std::move(k);
+    }
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    if (ex.id == 406) c_.fail_at(8, "the header holds a number beyond the double range");  // out_of_range.406: 1e400
+    c_.fail_at(8 + (position > 0 ? position - 1 : 0), "the header is not valid JSON");
+  }
+
+  static std::string shown(const std::string& name) { return quote_value(name).substr(1, quote_value(name).size() - 2); }
+
+ private:
+  bool metadata() const { return top_key_ == "__metadata__"; }
+
+  // A value at `depth_ + 1`: a tensor's field, a shape or offset element, or a metadata string.
+  bool scalar(json v) {
+    if (depth_ == 0) c_.fail_at(8, "the header must be a JSON object");
+    if (depth_ == 1) {
+      if (metadata()) c_.fail_at(8, "__metadata__ must be an object of strings");
+      entries.push_back({top_key_});
+    } else if (depth_ == 2 && metadata()) {
+      if (!v.is_string()) c_.fail_at(8, fmt::format("__metadata__ \"{}\" must be a string", shown(field_)));
+      if (s_.metadata.size() >= kMaxTensors) c_.fail_at(8, fmt::format("__metadata__ holds more than {} entries", kMaxTensors));
+      s_.metadata[field_] = std::move(v);
+    } else if (depth_ == 2) {
+      Entry& e = entries.back();
+      if (field_ == "dtype" && v.is_string()) e.has_dtype = true, e.dtype = v.get<std::string>();
+    } else if (depth_ == 3 && !metadata()) {
+      Entry& e = entries.back();
+      if (field_ == "shape" && e.shape.size() <= 8) e.shape.push_back(std::move(v));
+      if (field_ == "data_offsets" && e.offsets.size() <= 2) e.offsets.push_back(std::move(v));
+    }
+    return true;
+  }
+
+  bool open(bool object) {
+    if (depth_ == 0 && !object) c_.fail_at(8, "the header must be a JSON object");
+    if (depth_ == 1) {
+      if (metadata()) {
+        if (!object) c_.fail_at(8, "__metadata__ must be an object of strings");
+        if (!s_.metadata.is_null()) c_.fail_at(8, "__metadata__ is listed twice");
+        s_.metadata = json::object();
+      } else {
+        entries.push_back({top_key_});
+        entries.back().object = object;
+      }
+    } else if (depth_ == 2 && metadata()) {
+      c_.fail_at(8, fmt::format("__metadata__ \"{}\" must be a string", shown(field_)));
+    } else if (depth_ == 2 && entries.back().object) {
+      Entry& e = entries.back();
+      if (field_ == "shape" && !object) e.has_shape = true;
+      if (field_ == "data_offsets" && !object) e.has_offsets = true;
+    } else if (depth_ == 3 && (field_ == "shape" || field_ == "data_offsets")) {
+      entries.back().shape_ok = false;  // a list or an object where a count belongs
+      if (field_ == "data_offsets") entries.back().offsets.push_back(json("[...]"));
+    }
+    ++depth_;
+    return true;
+  }
+
+  bool close() {
+    --depth_;
+    return true;
+  }
+
+  const Cursor& c_;
+  SafetensorsFile& s_;
+  int depth_ = 0;
+  std::size_t top_keys_ = 0;
+  std::string top_key_, field_;
+  std::unordered_set<std::string> seen_;
+};
+
+}  // namespace
+
 SafetensorsFile read_safetensors(const ByteSource& f) {
   Cursor c(f);
   SafetensorsFile s;
@@ -52,52 +170,38 @@ SafetensorsFile read_safetensors(const ByteSource& f) {
   if (header.empty() || header[0] != '{') c.fail_at(8, "the header must start with '{'");
   if (std::size_t bad = find_invalid_utf8(header); bad != std::string::npos) c.fail_at(8 + bad, "the header is not valid UTF-8");
   if (json_nesting(header) > kMaxDepth) c.fail_at(8, fmt::format("the header nests deeper than {} levels", kMaxDepth));
-  json h;
-  try {
-    h = json::parse(header);
-  } catch (const json::parse_error& e) {
-    c.fail_at(8 + (e.byte > 0 ? e.byte - 1 : 0), "the header is not valid JSON");
-  } catch (const json::exception&) {  // a number beyond the double range
-    c.fail_at(8, "the header holds a number beyond the double range");
-  }
-  if (!h.is_object()) c.fail_at(8, "the header must be a JSON object");
-  if (h.size() > kMaxTensors) c.fail_at(8, fmt::format("{} entries; at most {} tensors per file are read", h.size(), kMaxTensors));
+  HeaderReader reader(c, s);
+  json::sax_parse(header, &reader);
+  header = std::string();
+  // Checked in name order, as a JSON object lists them, so the first problem named does not
+  // depend on the order the writer chose.
+  std::sort(reader.entries.begin(), reader.entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   const std::uint64_t data = s.file_size - 8 - s.header_size;
   auto bad = [&](const std::string& name, const std::string& what) {
-    c.fail_at(8, fmt::format("tensor \"{}\": {}", quote_value(name).substr(1, quote_value(name).size() - 2), what));
+    c.fail_at(8, fmt::format("tensor \"{}\": {}", HeaderReader::shown(name), what));
   };
-  for (auto& [name, v] : h.items()) {
-    if (name == "__metadata__") {
-      if (!v.is_object()) c.fail_at(8, "__metadata__ must be an object of strings");
-      for (auto& [k, x] : v.items())
-        if (!x.is_string()) c.fail_at(8, fmt::format("__metadata__ \"{}\" must be a string", k));
-      s.metadata = v;
-      continue;
-    }
-    if (!v.is_object() || !v.contains("dtype") || !v["dtype"].is_string() || !v.contains("shape") || !v["shape"].is_array() ||
-        !v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2)
-      bad(name, "expected {\"dtype\": string, \"shape\": [ints], \"data_offsets\": [begin, end]}");
+  for (auto& e : reader.entries) {
+    if (!e.object || !e.has_dtype || !e.has_shape || !e.has_offsets || e.offsets.size() != 2)
+      bad(e.name, "expected {\"dtype\": string, \"shape\": [ints], \"data_offsets\": [begin, end]}");
     StTensor t;
-    t.name = name;
-    t.dtype = v["dtype"].get<std::string>();
-    if (t.dtype.empty() || t.dtype.size() > 16) bad(name, "dtype is not a safetensors dtype name");
-    if (v["shape"].size() > 8) bad(name, fmt::format("{} dimensions", v["shape"].size()));
-    t.elements = 1;
-    for (const auto& d : v["shape"]) {
-      std::uint64_t n = count(d);
-      if (n > (std::uint64_t(1) << 50) || (n != 0 && t.elements > (std::uint64_t(1) << 62) / n)) bad(name, "shape is not a list of plausible sizes");
-      t.shape.push_back(n);
-      t.elements *= n;
-    }
-    t.begin = count(v["data_offsets"][0]);
-    t.end = count(v["data_offsets"][1]);
+    t.name = std::move(e.name);
+    t.dtype = std::move(e.dtype);
+    if (t.dtype.empty() || t.dtype.size() > 16) bad(t.name, "dtype is not a safetensors dtype name");
+    if (e.shape.size() > 8) bad(t.name, fmt::format("more than 8 dimensions"));
+    for (const auto& d : e.shape) t.shape.push_back(count(d));
+    auto elements = checked_product(t.shape, kMaxElements);
+    if (!e.shape_ok || !elements) bad(t.name, "shape is not a list of plausible sizes");
+    t.elements = *elements;
+    t.begin = count(e.offsets[0]);
+    t.end = count(e.offsets[1]);
     if (t.begin > t.end || t.end > data)
-      bad(name, fmt::format("data_offsets [{}, {}] are outside the {} bytes of data", v["data_offsets"][0].dump(), v["data_offsets"][1].dump(), data));
+      bad(t.name, fmt::format("data_offsets [{}, {}] are outside the {} bytes of data", e.offsets[0].dump(), e.offsets[1].dump(), data));
     if (int bits = safetensors_dtype_bits(t.dtype); bits > 0) {
-      std::uint64_t want = (t.elements * static_cast<std::uint64_t>(bits) + 7) / 8;
-      if (t.bytes() != want) bad(name, fmt::format("{} bytes for {} {} values ({} expected)", t.bytes(), t.elements, t.dtype, want));
+      auto want = checked_packed_bytes(t.elements, static_cast<std::uint64_t>(bits));
+      if (!want || t.bytes() != *want)
+        bad(t.name, fmt::format("{} bytes for {} {} values ({} expected)", t.bytes(), t.elements, t.dtype, want ? fmt::to_string(*want) : "more than 2^64"));
     } else {
-      s.notes.push_back(fmt::format("tensor \"{}\" has dtype {}, which qsel does not know; its size is taken from its offsets", name, t.dtype));
+      s.notes.push_back(fmt::format("tensor \"{}\" has dtype {}, which qsel does not know; its size is taken from its offsets", t.name, t.dtype));
     }
     s.tensors.push_back(std::move(t));
   }

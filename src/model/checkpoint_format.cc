@@ -281,7 +281,8 @@ void measure(const Checkpoint& c, CheckpointAnalysis& a) {
 
 CheckpointAnalysis analyze_checkpoint(const Graph& g, const Checkpoint& c) {
   CheckpointAnalysis a;
-  json gguf_meta = c.gguf ? json::parse(c.gguf->metadata.dump(-1, ' ', false, json::error_handler_t::replace)) : json();
+  static const json kNone;
+  const json& gguf_meta = c.gguf ? c.gguf->metadata : kNone;
   json unquantized;
   if (!c.gguf && c.quantization_config.is_null() && c.hf_quant_config.is_null()) {
     if (!c.tensors.empty()) {

@@ -2,6 +2,8 @@
 // then every way a stranger's file can lie, each one located to the byte.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "qsel/artifact/gguf.h"
 #include "qsel/core/errors.h"
 #include "support/artifact_writer.h"
@@ -128,7 +130,8 @@ TEST_CASE("gguf: impossible values inside the header", "[artifact][gguf]") {
             .find("tensor \"t\": 100 elements per row is not a multiple of the Q4_K block (256)") != std::string::npos);
   CHECK(one([](auto& w) { w.tensor("t", {32}, 99, 1, 1); }, "type.gguf").find("tensor \"t\": unknown ggml type 99") != std::string::npos);
   CHECK(one([](auto& w) { w.tensor("t", {32, 0}, 0, 1, 4); }, "zero.gguf").find("dimension 1 is 0, not a plausible size") != std::string::npos);
-  CHECK(one([](auto& w) { w.tensor("t", {1ull << 40, 1ull << 40}, 0, 1, 4); }, "huge.gguf").find("not a plausible size") != std::string::npos);
+  CHECK(one([](auto& w) { w.tensor("t", {1ull << 40, 1ull << 40}, 0, 1, 4); }, "huge.gguf")
+            .find("tensor \"t\": dimensions [1099511627776, 1099511627776] hold more than 2^50 elements, not a plausible tensor") != std::string::npos);
   CHECK(one([](auto& w) { w.tensor("t", {32}, 0, 1, 4); w.tensor("t", {32}, 0, 1, 4); }, "dup.gguf").find("tensor \"t\" is listed twice") !=
         std::string::npos);
   CHECK(one([](auto& w) { w.str("k", "a"); w.str("k", "b"); }, "dupkey.gguf").find("metadata key \"k\" appears twice") != std::string::npos);
@@ -176,4 +179,80 @@ TEST_CASE("gguf: strings that are not UTF-8 are kept readable (fuzz regression)"
   CHECK(g.metadata.begin().value() == "val\xEF\xBF\xBDue");
   CHECK(g.tensors[0].name == "t\xEF\xBF\xBD");
   CHECK_NOTHROW(g.metadata.dump());
+}
+
+// Issue 26's reproducers: counts and sizes a header declares cost what qsel reads, never
+// what the header claims, and never wrap.
+TEST_CASE("gguf: a [2^31, 2^31] F32 tensor is refused, not sized 0 bytes with 4.6B parameters", "[artifact][gguf]") {
+  test::TempDir d;
+  test::GgufWriter w;
+  w.tensor("token_embd.weight", {1ull << 31, 1ull << 31}, 0, 1, 4);
+  std::string header = w.header_and_size().first;
+  CHECK(error_of(write(d, header, "wrap.gguf")) ==
+        d.path().string() + "/wrap.gguf: byte 53: tensor \"token_embd.weight\": dimensions [2147483648, 2147483648] hold more than 2^50 "
+                            "elements, not a plausible tensor");
+}
+
+namespace {
+
+// A GGUF file whose one string value declares `length` bytes: the header up to the
+// string's bytes, then a hole (a sparse file), then a u32 key after it.
+std::string sparse_string_file(const test::TempDir& d, std::uint64_t length) {
+  std::string head = "GGUF" + le32(3) + le64(0) + le64(2) + test::gguf_str("general.name") + le32(8) + le64(length);
+  std::string tail = test::gguf_str("after") + le32(4) + le32(7);
+  auto path = d.path() / "sparse.gguf";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << head;
+    f.seekp(static_cast<std::streamoff>(head.size() + length));
+    f << tail;
+  }
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("gguf: a 1 GiB string value in a sparse file costs its kept head, not 2 GB and 17 s", "[artifact][gguf]") {
+  test::TempDir d;
+  GgufFile g = read_gguf(sparse_string_file(d, 1ull << 30));
+  std::string name = g.metadata["general.name"].get<std::string>();
+  CHECK(name == std::string(256, '\0') + "\u2026");  // the kept head, cut at 256 bytes and marked
+  CHECK(g.metadata["after"] == 7);
+}
+
+TEST_CASE("gguf: strings in arrays past 2^24 together are refused at the count, not skipped one by one for 91 s", "[artifact][gguf]") {
+  test::TempDir d;
+  // 2^24 + 1 empty strings: 8 bytes each (their lengths), a sparse 128 MiB of zeros.
+  std::uint64_t n = (1ull << 24) + 1;
+  std::string head = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("tokenizer.ggml.tokens") + le32(9) + le32(8) + le64(n);
+  auto path = d.path() / "tokens.gguf";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << head;
+    f.seekp(static_cast<std::streamoff>(head.size() + n * 8 - 1));
+    f << '\0';
+  }
+  CHECK(error_of(path.string()) == path.string() + ": byte 61: tokenizer.ggml.tokens: array of 16777217 strings; qsel reads at most 16777216 "
+                                                   "string values per GGUF header (the largest vocabularies hold about 260,000 tokens)");
+}
+
+TEST_CASE("gguf: keys and tensor names past 16 MiB together are refused, and duplicates are found by hash, not by pairs", "[artifact][gguf]") {
+  test::TempDir d;
+  // 2,000 tensors whose names share a 1,000-byte prefix: the old pairwise check compared
+  // 2 million pairs of long names; a set finds the one duplicate at the end.
+  test::GgufWriter w;
+  std::string prefix(1000, 'p');
+  for (int i = 0; i < 2000; ++i) w.tensor(prefix + std::to_string(i), {32}, 0, 1, 4);
+  w.tensor(prefix + "7", {32}, 0, 1, 4);
+  CHECK(error_of(write(d, w.header_and_size().first + std::string(1 << 20, '\0'), "dup.gguf"))
+            .find("tensor \"" + prefix + "7\" is listed twice") != std::string::npos);
+  // 257 keys of 64 KiB (the longest the spec allows): past the 16 MiB budget at the last one.
+  std::string keys = "GGUF" + le32(3) + le64(0) + le64(257);
+  std::uint64_t last = 0;
+  for (int i = 0; i < 257; ++i) {
+    last = keys.size();
+    keys += test::gguf_str(std::to_string(i) + std::string(65536 - std::to_string(i).size(), 'k')) + le32(4) + le32(1);
+  }
+  CHECK(error_of(write(d, keys, "keys.gguf")) == d.path().string() + "/keys.gguf: byte " + std::to_string(last) +
+                                                    ": metadata keys and tensor names pass 16 MiB together; qsel reads at most that much of a header");
 }

@@ -81,3 +81,38 @@ TEST_CASE("safetensors: an unknown dtype is noted, a hole is noted, and the file
   CHECK(s.notes[0] == "tensor \"a\" has dtype Q9, which qsel does not know; its size is taken from its offsets");
   CHECK(s.notes[1] == "8 bytes unaccounted for before tensor \"a\"");
 }
+
+// Issue 26: the header is read as events into one record per tensor (never as a
+// JSON tree: 100 MB took 3.2 GB), sizes are checked without wrapping.
+TEST_CASE("safetensors: a tensor named twice, a shape past 2^50 elements, a wrapping size are refused", "[artifact][safetensors]") {
+  test::TempDir d;
+  std::string p = d.path().string() + "/";
+  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}, "t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})",
+                             "twice.safetensors", 8)) == p + "twice.safetensors: byte 8: tensor \"t\" is listed twice");
+  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F32", "shape": [2147483648, 2147483648], "data_offsets": [0, 0]}})", "wrap.safetensors")) ==
+        p + "wrap.safetensors: byte 8: tensor \"t\": shape is not a list of plausible sizes");
+  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [[4]], "data_offsets": [0, 8]}})", "nested.safetensors", 8)) ==
+        p + "nested.safetensors: byte 8: tensor \"t\": shape is not a list of plausible sizes");
+  CHECK(error_of(header_file(d, R"({"t": 5})", "scalar.safetensors")) ==
+        p + "scalar.safetensors: byte 8: tensor \"t\": expected {\"dtype\": string, \"shape\": [ints], \"data_offsets\": [begin, end]}");
+  CHECK(error_of(header_file(d, R"({"__metadata__": [1]})", "metaarr.safetensors")) == p + "metaarr.safetensors: byte 8: __metadata__ must be an object of strings");
+  CHECK(error_of(header_file(d, R"({"__metadata__": {"a": {"b": "c"}}})", "metaobj.safetensors")) ==
+        p + "metaobj.safetensors: byte 8: __metadata__ \"a\" must be a string");
+  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [1e400], "data_offsets": [0, 8]}})", "inf.safetensors", 8)) ==
+        p + "inf.safetensors: byte 8: the header holds a number beyond the double range");
+  // unknown fields, nested as deep as the format allows, are skipped
+  SafetensorsFile s = read_safetensors(header_file(
+      d, R"({"b": {"dtype": "F16", "shape": [4], "data_offsets": [8, 16], "x": {"y": [[1, {"z": []}]]}}, "a": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})",
+      "extra.safetensors", 16));
+  REQUIRE(s.tensors.size() == 2);
+  CHECK(s.tensors[0].name == "a");  // name order, as before
+  CHECK(s.tensors[1].bytes() == 8);
+}
+
+TEST_CASE("safetensors: a 100 MB header is read in one pass without a JSON tree", "[artifact][safetensors]") {
+  test::TempDir d;
+  std::string header = R"({"__metadata__": {"x": ")" + std::string(99000000, 'a') + R"("}, "t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})";
+  SafetensorsFile s = read_safetensors(header_file(d, header, "big.safetensors", 8));
+  CHECK(s.tensors.size() == 1);
+  CHECK(s.metadata["x"].get_ref<const std::string&>().size() == 99000000);
+}

@@ -57,6 +57,9 @@ class Cursor {
   std::uint64_t u64(std::string_view what);
   // `n` bytes as a string; fails unless n <= max and n <= left().
   std::string bytes(std::uint64_t n, std::uint64_t max, std::string_view what);
+  // The first `keep` of `n` bytes as a string, the rest skipped unread (a 1 GiB
+  // string costs what its kept head costs); the same checks on `n` as bytes().
+  std::string head(std::uint64_t n, std::uint64_t keep, std::uint64_t max, std::string_view what);
   // Skips `n` bytes; fails unless n <= left().
   void skip(std::uint64_t n, std::string_view what);
   void seek(std::uint64_t offset) { pos_ = offset; }
@@ -67,6 +70,7 @@ class Cursor {
 
  private:
   void fill(std::uint64_t n, std::string_view what);
+  void check_length(std::uint64_t n, std::uint64_t max, std::string_view what) const;
   const ByteSource& f_;
   std::uint64_t pos_;
   std::string window_;

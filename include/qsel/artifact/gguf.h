@@ -30,13 +30,15 @@ struct GgufFile {
   std::uint64_t file_size = 0;
   std::uint64_t data_offset = 0;    // where tensor data starts (aligned)
   std::uint32_t alignment = 32;
-  // Metadata by key. Scalars as JSON values; arrays as {"type": "string",
-  // "length": N, "head": [first values]} (never the whole array).
-  nlohmann::ordered_json metadata;
+  // Metadata by key (sorted: a keyed map, so 65,536 keys with long common
+  // prefixes cost log n comparisons each, not n). Scalars as JSON values; strings
+  // cut to their first 256 bytes; arrays as {"type": "string", "length": N,
+  // "head": [first values]} (never the whole array).
+  nlohmann::json metadata;
   std::vector<GgufTensor> tensors;
 
   // A metadata value, or null.
-  const nlohmann::ordered_json* find(const std::string& key) const;
+  const nlohmann::json* find(const std::string& key) const;
   // An integer metadata value (any integer type), or `fallback`.
   long long integer(const std::string& key, long long fallback = 0) const;
   std::string string(const std::string& key) const;
