@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,6 +27,31 @@ using nlohmann::json;
 constexpr std::size_t kMaxJson = 16 << 20;   // a config or an index is kilobytes; the largest indexes are a few MB
 constexpr std::size_t kMaxShards = 4096;
 constexpr std::size_t kMaxTensors = 1 << 20;
+// Headers of every shard of one model together: the largest real checkpoints
+// (DeepSeek-V3, 163 shards) hold about 25 MB; 4,096 links to one 100 MB header
+// are stopped at the third instead of read for two hours.
+constexpr std::uint64_t kMaxHeaderTotal = 256ull << 20;
+
+// The tensors of a checkpoint read so far, and what their headers cost.
+struct Reading {
+  std::unordered_map<std::string, std::string> where;  // tensor name -> the file it came from
+  std::uint64_t header_bytes = 0;
+};
+
+void spend(Reading& r, std::uint64_t bytes, const std::string& file) {
+  r.header_bytes += bytes;
+  if (r.header_bytes > kMaxHeaderTotal)
+    throw UsageError(fmt::format("{}: the headers read for this model pass {} MiB together; qsel reads at most that much of one model "
+                                 "(the largest real checkpoints hold about 25 MB)", file, kMaxHeaderTotal >> 20));
+}
+
+// A tensor named by two files would be counted twice: refused, naming both.
+void add_tensor(Checkpoint& c, Reading& r, TensorInfo t, const std::string& file) {
+  auto [it, fresh] = r.where.try_emplace(t.name, file);
+  if (!fresh)
+    throw UsageError(fmt::format("{}: tensor \"{}\" is also in {}; a checkpoint holds each tensor once", file, quote_value(t.name).substr(1, quote_value(t.name).size() - 2), it->second));
+  c.tensors.push_back(std::move(t));
+}
 
 // "path:line:column: invalid JSON" for a parse error at byte `pos`.
 std::string where(const std::string& path, const std::string& text, std::size_t pos) {
@@ -69,20 +95,22 @@ void read_config(const FileTree& t, Checkpoint& c) {
   c.read.push_back(c.config_file);
 }
 
-void add_safetensors(const ByteSource& file, Checkpoint& c) {
+void add_safetensors(const ByteSource& file, Checkpoint& c, Reading& r) {
   SafetensorsFile s = read_safetensors(file);
   c.read.push_back(file.path());
+  spend(r, 8 + s.header_size, file.path());
   if (c.tensors.size() + s.tensors.size() > kMaxTensors)
     throw UsageError(fmt::format("{}: more than {} tensors in the checkpoint; qsel reads at most that many", file.path(), kMaxTensors));
-  for (auto& t : s.tensors) c.tensors.push_back({std::move(t.name), t.dtype, t.shape, t.elements, t.bytes()});
+  for (auto& t : s.tensors) add_tensor(c, r, {std::move(t.name), t.dtype, t.shape, t.elements, t.bytes()}, file.path());
   for (auto& n : s.notes) c.notes.push_back(fs::path(file.path()).filename().string() + ": " + n);
 }
 
-void add_gguf(const ByteSource& file, Checkpoint& c) {
+void add_gguf(const ByteSource& file, Checkpoint& c, Reading& r) {
   c.gguf = read_gguf(file);
   c.read.push_back(file.path());
+  spend(r, c.gguf->data_offset, file.path());
   c.kind = "gguf";
-  for (const auto& t : c.gguf->tensors) c.tensors.push_back({t.name, std::string(t.type->name), t.dims, t.elements, t.bytes});
+  for (const auto& t : c.gguf->tensors) add_tensor(c, r, {t.name, std::string(t.type->name), t.dims, t.elements, t.bytes}, file.path());
 }
 
 // The quantization config: config.json's (or its text_config's), else a
@@ -114,9 +142,16 @@ std::string shard_name(const std::string& index, const std::string& name) {
   return name;
 }
 
-std::vector<std::string> shards(const FileTree& t, Checkpoint& c) {
+struct Shards {
+  std::vector<std::string> files;
+  json weight_map;  // the index's tensor -> file, or null without an index
+  std::string index;
+};
+
+Shards shards(const FileTree& t, Checkpoint& c) {
   const std::string index = "model.safetensors.index.json";
-  std::vector<std::string> out;
+  Shards s;
+  std::vector<std::string>& out = s.files;
   if (t.has(index)) {
     json j = read_json(t, index, "safetensors index", c);
     if (!j.contains("weight_map") || !j["weight_map"].is_object())
@@ -128,11 +163,38 @@ std::vector<std::string> shards(const FileTree& t, Checkpoint& c) {
       if (files.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} shard files", t.name(index), kMaxShards));
     }
     for (const auto& f : files) out.push_back(shard_name(t.name(index), f));
-    return out;
+    s.weight_map = std::move(j["weight_map"]);
+    s.index = t.name(index);
+    return s;
   }
   out = t.files_with_ext(".safetensors");
   if (out.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} .safetensors files", t.root(), kMaxShards));
-  return out;
+  return s;
+}
+
+// The index against what the shards hold: a tensor it lists that no shard has,
+// one in another shard than it says, one no entry lists. Noted, not refused:
+// sizing counts what the shards hold.
+void check_index(const Shards& s, const Reading& r, Checkpoint& c) {
+  if (!s.weight_map.is_object()) return;
+  std::size_t missing = 0, moved = 0, listed_found = 0;
+  std::string first_missing, first_moved;
+  for (const auto& [tensor, file] : s.weight_map.items()) {
+    auto it = r.where.find(tensor);
+    if (it == r.where.end()) {
+      if (missing++ == 0) first_missing = tensor;
+    } else {
+      ++listed_found;
+      if (fs::path(it->second).filename().string() != file.get<std::string>() && moved++ == 0) first_moved = tensor;
+    }
+  }
+  auto shown = [](const std::string& name) { return quote_value(name); };
+  if (missing > 0)
+    c.notes.push_back(fmt::format("{}: weight_map lists {} tensor(s) no shard holds (first: {})", s.index, missing, shown(first_missing)));
+  if (moved > 0)
+    c.notes.push_back(fmt::format("{}: {} tensor(s) sit in another shard than weight_map says (first: {})", s.index, moved, shown(first_moved)));
+  if (std::size_t unlisted = r.where.size() - listed_found; unlisted > 0)
+    c.notes.push_back(fmt::format("{}: {} tensor(s) in the shards are not in weight_map", s.index, unlisted));
 }
 
 // A local folder as a FileTree.
@@ -172,15 +234,17 @@ Checkpoint read_checkpoint_tree(const FileTree& t) {
   if (t.has("config.json")) read_config(t, c);
   find_quantization_config(t, c);
   if (t.has("hf_quant_config.json")) c.hf_quant_config = read_json(t, "hf_quant_config.json", "hf_quant_config.json", c);
-  auto files = shards(t, c);
-  for (const auto& f : files) add_safetensors(*t.open(f), c);
-  if (!files.empty()) {
+  Shards index = shards(t, c);
+  Reading r;
+  for (const auto& f : index.files) add_safetensors(*t.open(f), c, r);
+  check_index(index, r, c);
+  if (!index.files.empty()) {
     c.kind = "safetensors";
     return c;
   }
   std::vector<std::string> ggufs = t.files_with_ext(".gguf");
   if (ggufs.size() == 1) {
-    add_gguf(*t.open(ggufs[0]), c);
+    add_gguf(*t.open(ggufs[0]), c, r);
     return c;
   }
   if (ggufs.size() > 1)
@@ -196,14 +260,16 @@ Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts) {
   if (parts.empty()) throw UsageError("no GGUF file to read");
   Checkpoint c;
   c.path = parts[0]->path();
-  add_gguf(*parts[0], c);
+  Reading r;
+  add_gguf(*parts[0], c, r);
   for (std::size_t i = 1; i < parts.size(); ++i) {  // a split file: each part carries its own tensors' infos
     GgufFile g = read_gguf(*parts[i]);
     c.read.push_back(parts[i]->path());
+    spend(r, g.data_offset, parts[i]->path());
     if (c.tensors.size() + g.tensors.size() > kMaxTensors)
       throw UsageError(fmt::format("{}: more than {} tensors in the checkpoint; qsel reads at most that many", parts[i]->path(), kMaxTensors));
     for (auto& t : g.tensors) {
-      c.tensors.push_back({t.name, std::string(t.type->name), t.dims, t.elements, t.bytes});
+      add_tensor(c, r, {t.name, std::string(t.type->name), t.dims, t.elements, t.bytes}, parts[i]->path());
       c.gguf->tensors.push_back(std::move(t));
     }
   }
@@ -227,7 +293,8 @@ bool gguf_magic(const std::string& path) {
 
 bool looks_like_checkpoint(const std::string& path) {
   std::error_code ec;
-  return !path.empty() && fs::exists(path, ec);
+  // A path the system refuses to look up (longer than PATH_MAX) is still a path: read_checkpoint says why.
+  return !path.empty() && (fs::exists(path, ec) || ec);
 }
 
 namespace {
@@ -236,17 +303,20 @@ Checkpoint read_any(const std::string& path) {
   std::error_code ec;
   fs::path p(path);
   if (fs::is_directory(p, ec)) return read_checkpoint_tree(LocalTree(p));
-  if (!fs::exists(p, ec)) throw UsageError(fmt::format("{}: no such file or folder", path));
+  bool there = fs::exists(p, ec);
+  if (ec) throw UsageError(fmt::format("{}: cannot read: {}", path, ec.message()));  // ENAMETOOLONG is not "no such file"
+  if (!there) throw UsageError(fmt::format("{}: no such file or folder", path));
   Checkpoint c;
   c.path = path;
   std::string ext = to_lower(p.extension().string());
+  Reading r;
   if (ext == ".gguf" || gguf_magic(path)) {
-    add_gguf(BinaryFile(path), c);
+    add_gguf(BinaryFile(path), c, r);
     return c;
   }
   LocalTree dir(p.parent_path().empty() ? fs::path(".") : p.parent_path());
   if (ext == ".safetensors") {
-    add_safetensors(BinaryFile(path), c);
+    add_safetensors(BinaryFile(path), c, r);
     c.kind = "safetensors";
     if (dir.has("config.json")) {
       read_config(dir, c);

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/core/errors.h"
 #include "support/checkpoints.h"
@@ -86,4 +88,54 @@ TEST_CASE("checkpoint: bad configs are located, empty folders and FIFOs are refu
   d.write("two/a.gguf", "GGUF");
   d.write("two/b.gguf", "GGUF");
   CHECK(error_of((d.path() / "two").string()) == (d.path() / "two").string() + ": 2 .gguf files; name the one to read");
+}
+
+// Issue 26: a tensor two shards both hold was summed; the index is now checked against
+// what the shards hold; and the headers of one model share one byte budget.
+TEST_CASE("checkpoint: a tensor in two shards is refused, naming both, and the index is checked against the shards", "[artifact][checkpoint]") {
+  test::TempDir d;
+  json one = json::array({{{"name", "a"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}});
+  json two = json::array({{{"name", "a"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}, {{"name", "b"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}});
+  d.write("dup/s1.safetensors", test::safetensors_bytes(one));
+  d.write("dup/s2.safetensors", test::safetensors_bytes(two));
+  d.write("dup/model.safetensors.index.json", json{{"weight_map", {{"a", "s1.safetensors"}, {"b", "s2.safetensors"}}}}.dump());
+  CHECK(error_of((d.path() / "dup").string()) == (d.path() / "dup/s2.safetensors").string() + ": tensor \"a\" is also in " +
+                                                     (d.path() / "dup/s1.safetensors").string() + "; a checkpoint holds each tensor once");
+
+  json three = json::array({{{"name", "c"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}, {{"name", "d"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}});
+  d.write("off/s1.safetensors", test::safetensors_bytes(one));
+  d.write("off/s2.safetensors", test::safetensors_bytes(three));
+  d.write("off/model.safetensors.index.json",
+          json{{"weight_map", {{"a", "s2.safetensors"}, {"c", "s2.safetensors"}, {"gone", "s1.safetensors"}}}}.dump());
+  Checkpoint c = read_checkpoint((d.path() / "off").string());
+  std::string index = (d.path() / "off/model.safetensors.index.json").string();
+  CHECK(c.tensors.size() == 3);
+  CHECK(c.notes == std::vector<std::string>{index + ": weight_map lists 1 tensor(s) no shard holds (first: \"gone\")",
+                                            index + ": 1 tensor(s) sit in another shard than weight_map says (first: \"a\")",
+                                            index + ": 1 tensor(s) in the shards are not in weight_map"});
+}
+
+TEST_CASE("checkpoint: 4,096 links to one 100 MB-header shard stop at the model's header budget, not after two hours", "[artifact][checkpoint]") {
+  test::TempDir d;
+  std::string header = R"({"__metadata__": {"x": ")" + std::string(99000000, 'a') + R"("}})";
+  d.write("links/s0.safetensors", test::le64(header.size()) + header);
+  json map = json::object();
+  for (int i = 0; i < 4096; ++i) {
+    if (i > 0) std::filesystem::create_hard_link(d.path() / "links/s0.safetensors", d.path() / ("links/s" + std::to_string(i) + ".safetensors"));
+    map["t" + std::to_string(i)] = "s" + std::to_string(i) + ".safetensors";
+  }
+  d.write("links/model.safetensors.index.json", json{{"weight_map", map}}.dump());
+  // Shards are read in name order (s0, s1, s10, …): the third 99 MB header passes 256 MiB.
+  CHECK(error_of((d.path() / "links").string()) ==
+        (d.path() / "links/s10.safetensors").string() +
+            ": the headers read for this model pass 256 MiB together; qsel reads at most that much of one model (the largest real checkpoints "
+            "hold about 25 MB)");
+}
+
+TEST_CASE("checkpoint: a path longer than PATH_MAX says so, not \"no such file\"", "[artifact][checkpoint]") {
+  std::string path;
+  while (path.size() < 5000) path += "abcdefgh/";
+  path += "config.json";
+  CHECK(looks_like_checkpoint(path));  // read, so the reason is told, not taken for a record id
+  CHECK(error_of(path) == path + ": cannot read: File name too long");
 }
