@@ -11,6 +11,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/model/model_spec.h"
+#include "qsel/model/shape_limits.h"
 
 namespace qsel {
 namespace {
@@ -33,33 +34,6 @@ struct Located {
   }
 };
 
-// What a config value may be: below the minimum or above the maximum it is a
-// mistake (or an attack), never a model, and is refused with its location.
-struct Range {
-  const char* key;
-  long min, max;
-};
-
-constexpr Range kRanges[] = {
-    {"num_hidden_layers", 1, 10000},        {"hidden_size", 1, 1 << 20},           {"num_attention_heads", 1, 1 << 16},
-    {"num_key_value_heads", 1, 1 << 16},    {"head_dim", 1, 1 << 16},              {"vocab_size", 1, 1 << 24},
-    {"intermediate_size", 1, 1 << 24},      {"moe_intermediate_size", 1, 1 << 24}, {"shared_expert_intermediate_size", 0, 1 << 24},
-    {"intermediate_size_mlp", 1, 1 << 24},  {"num_local_experts", 0, 1 << 16},     {"num_experts", 0, 1 << 16},
-    {"n_routed_experts", 0, 1 << 16},       {"num_experts_per_tok", 0, 1 << 16},   {"moe_topk", 0, 1 << 16},
-    {"kv_lora_rank", 1, 1 << 16},           {"qk_rope_head_dim", 1, 1 << 16},      {"qk_nope_head_dim", 1, 1 << 16},
-    {"v_head_dim", 1, 1 << 16},             {"q_lora_rank", 0, 1 << 20},           {"first_k_dense_replace", 0, 10000},
-    {"n_shared_experts", 0, 1024},          {"num_shared_experts", 0, 1024},       {"interleave_moe_layer_step", 1, 10000},
-    {"attention_chunk_size", 1, 1 << 30},   {"sliding_window", 1, 1 << 30},        {"sliding_window_pattern", 1, 10000},
-    {"max_position_embeddings", 1, 1L << 30},
-};
-
-const Range& range_of(const char* key) {
-  static const Range any{"", 0, 1 << 30};
-  for (const auto& r : kRanges)
-    if (std::string_view(r.key) == key) return r;
-  return any;
-}
-
 // A config integer inside its range; `fallback` when absent or null (unless required).
 long integer(const json& d, const Located& at, const char* key, bool required, long fallback = 0) {
   if (!d.contains(key) || d[key].is_null()) {
@@ -67,7 +41,7 @@ long integer(const json& d, const Located& at, const char* key, bool required, l
     return fallback;
   }
   const json& v = d[key];
-  const Range& r = range_of(key);
+  const ShapeLimit& r = shape_limit(key);
   bool whole = v.is_number_integer() || (v.is_number_float() && v.get<double>() == std::floor(v.get<double>()));
   double x = v.is_number() ? v.get<double>() : -1;
   if (!whole || !(x >= r.min && x <= r.max))

@@ -5,59 +5,92 @@
 // from the tensors (GGUF dims are element counts).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 #include "qsel/model/model_spec.h"
+#include "qsel/model/shape_limits.h"
 
 namespace qsel {
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using ojson = nlohmann::json;
 
-// A count that may be stored per layer (an array): its first value.
-long long count(const GgufFile& g, const std::string& key, long long fallback = 0) {
-  const ojson* v = g.find(key);
-  if (!v) return fallback;
-  if (v->is_number_integer()) return v->get<long long>();
-  if (v->is_object() && v->contains("head") && !(*v)["head"].empty() && (*v)["head"][0].is_number_integer())
-    return (*v)["head"][0].get<long long>();
-  return fallback;
-}
+// A shape value from the metadata, `fallback` when absent; stored per layer (an
+// array), its first value. Checked against the range config.json's key for the
+// same value has (model/shape_limits.h), so the two readers refuse alike.
+class ShapeReader {
+ public:
+  ShapeReader(const GgufFile& g, std::string arch) : g_(g), arch_(std::move(arch)) {}
 
-int checked(const GgufFile& g, const std::string& key, long long v, long long max) {
-  if (v <= 0 || v > max) throw UsageError(fmt::format("{}: {} is {}, not a plausible value (1 to {})", g.path, key, v, max));
-  return static_cast<int>(v);
-}
+  // `zero_absent`: llama.cpp writes 0 for "none" there (no sliding window, no KV rank).
+  long long get(std::string_view suffix, std::optional<long long> fallback, bool zero_absent = false) const {
+    std::string key = arch_ + "." + std::string(suffix);
+    const char* config_key = config_key_of_gguf(suffix);
+    const ShapeLimit& r = shape_limit(config_key ? config_key : "");
+    const ojson* v = g_.find(key);
+    if (v && v->is_object() && v->contains("head") && !(*v)["head"].empty()) v = &(*v)["head"][0];
+    if (!v) {
+      if (!fallback) throw UsageError(fmt::format("{}: no {} in the GGUF metadata (a positive integer)", g_.path, key));
+      return *fallback;
+    }
+    if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(r.max)))
+      throw UsageError(fmt::format("{}: {} is {}, not a plausible value ({} to {})", g_.path, key, v->dump(), r.min, r.max));
+    long long x = v->get<long long>();
+    if (x == 0 && zero_absent) return fallback.value_or(0);
+    if (x < r.min || x > r.max) throw UsageError(fmt::format("{}: {} is {}, not a plausible value ({} to {})", g_.path, key, x, r.min, r.max));
+    return x;
+  }
+  int required(std::string_view suffix) const { return static_cast<int>(get(suffix, std::nullopt)); }
+  int optional(std::string_view suffix, long long fallback) const { return static_cast<int>(get(suffix, fallback)); }
+
+ private:
+  const GgufFile& g_;
+  std::string arch_;
+};
 
 }  // namespace
 
 ModelSpec model_from_gguf(const GgufFile& g) {
   std::string arch = g.string("general.architecture");
   if (arch.empty()) throw UsageError(fmt::format("{}: no general.architecture in the GGUF metadata", g.path));
-  auto key = [&](const char* k) { return arch + "." + k; };
+  ShapeReader shape(g, arch);
   ModelSpec m;
   m.origin = "gguf";
-  m.layers = checked(g, key("block_count"), count(g, key("block_count")), 100000);
+  m.layers = shape.required("block_count");
   m.kv_layers = m.layers;
-  m.hidden = checked(g, key("embedding_length"), count(g, key("embedding_length")), 1 << 20);
-  m.heads = checked(g, key("attention.head_count"), count(g, key("attention.head_count")), 1 << 16);
-  m.kv_heads = checked(g, key("attention.head_count_kv"), count(g, key("attention.head_count_kv"), m.heads), 1 << 16);
-  m.head_dim = checked(g, key("attention.key_length"), count(g, key("attention.key_length"), m.hidden / m.heads), 1 << 16);
-  long long vocab = count(g, key("vocab_size"));
+  m.hidden = shape.required("embedding_length");
+  m.heads = shape.required("attention.head_count");
+  m.kv_heads = shape.optional("attention.head_count_kv", m.heads);
+  if (m.kv_heads > m.heads)
+    throw UsageError(fmt::format("{}: {}.attention.head_count_kv ({}) is more than {}.attention.head_count ({})", g.path, arch, m.kv_heads,
+                                 arch, m.heads));
+  m.head_dim = shape.optional("attention.key_length", std::max(1, m.hidden / m.heads));
+  long long vocab = shape.get("vocab_size", 0, true);
   if (vocab <= 0)
     if (const ojson* t = g.find("tokenizer.ggml.tokens"); t && t->is_object()) vocab = (*t)["length"].get<long long>();
-  m.vocab = checked(g, "vocabulary size", vocab, 1 << 24);
-  m.experts = static_cast<int>(count(g, key("expert_count")));
-  m.active_experts = static_cast<int>(count(g, key("expert_used_count")));
-  if (long long w = count(g, key("attention.sliding_window")); w > 0) {
-    m.window = checked(g, key("attention.sliding_window"), w, 1 << 30);
+  const ShapeLimit& vocab_limit = shape_limit("vocab_size");
+  if (vocab < vocab_limit.min || vocab > vocab_limit.max)
+    throw UsageError(fmt::format("{}: vocabulary size is {}, not a plausible value ({} to {})", g.path, vocab, vocab_limit.min, vocab_limit.max));
+  m.vocab = vocab;
+  m.experts = shape.optional("expert_count", 0);
+  m.active_experts = shape.optional("expert_used_count", 0);
+  if (m.active_experts > m.experts)
+    throw UsageError(fmt::format("{}: {}.expert_used_count ({}) is more than {}.expert_count ({})", g.path, arch, m.active_experts, arch,
+                                 m.experts));
+  if (int w = static_cast<int>(shape.get("attention.sliding_window", 0, true)); w > 0) {
+    m.window = w;
     m.sliding_layers = m.layers;
     m.attention = "sliding-window";
   }
   m.attention = m.window > 0 ? m.attention : (m.kv_heads == m.heads ? "mha" : "gqa");
-  if (long long rank = count(g, key("attention.kv_lora_rank")); rank > 0) {
+  if (int rank = static_cast<int>(shape.get("attention.kv_lora_rank", 0, true)); rank > 0) {
     m.attention = "mla";
-    m.kv_lora_rank = checked(g, key("attention.kv_lora_rank"), rank, 1 << 16);
-    m.rope_dim = static_cast<int>(count(g, key("rope.dimension_count"), 64));
+    m.kv_lora_rank = rank;
+    m.rope_dim = shape.optional("rope.dimension_count", 64);
   }
   double total = 0, experts = 0;
   bool output = false;

@@ -46,5 +46,50 @@ TEST_CASE("model_gguf: missing or absurd shape keys are usage errors", "[rules][
   bad.str("general.architecture", "llama");
   bad.u32("llama.block_count", 0);
   CHECK_THROWS_WITH(model_from_gguf(read_gguf(d.write("b.gguf", bad.bytes()).string())),
-                    Catch::Contains("llama.block_count is 0, not a plausible value (1 to 100000)"));
+                    Catch::Contains("llama.block_count is 0, not a plausible value (1 to 10000)"));
+}
+
+// Issue 26: every metadata value the rules read is range-checked against the table
+// config.json's keys use (model/shape_limits.h), and the counts are checked against each other.
+TEST_CASE("model_gguf: rope.dimension_count -600, expert_used_count 1000 of 8, 2^31-1 layers are refused", "[rules][gguf]") {
+  test::TempDir d;
+  auto error_with = [&](auto&& extra, const std::string& name) {
+    test::GgufWriter w;
+    w.str("general.architecture", "deepseek2");
+    w.u32("deepseek2.block_count", 2);
+    w.u32("deepseek2.embedding_length", 256);
+    w.u32("deepseek2.attention.head_count", 8);
+    w.u32("deepseek2.attention.kv_lora_rank", 64);
+    w.u32("deepseek2.vocab_size", 300);
+    extra(w);
+    w.tensor("token_embd.weight", {256, 300}, 1, 1, 2);
+    std::string path = d.write(name, w.bytes()).string();
+    try {
+      model_from_gguf(read_gguf(path));
+    } catch (const UsageError& e) {
+      return std::string(e.what()).substr(path.size());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_with([](auto& w) { w.i32_array("deepseek2.rope.dimension_count", {-600}); }, "rope.gguf") ==
+        ": deepseek2.rope.dimension_count is -600, not a plausible value (1 to 65536)");
+  CHECK(error_with([](auto& w) { w.u32("deepseek2.expert_count", 8); w.u32("deepseek2.expert_used_count", 1000); }, "used.gguf") ==
+        ": deepseek2.expert_used_count (1000) is more than deepseek2.expert_count (8)");
+  CHECK(error_with([](auto& w) { w.u32("deepseek2.rope.dimension_count", 2147483647); }, "big.gguf") ==
+        ": deepseek2.rope.dimension_count is 2147483647, not a plausible value (1 to 65536)");
+  CHECK(error_with([](auto& w) { w.u64("deepseek2.context_length", ~0ull); }, "ctx.gguf") == "no error");  // not read by the rules
+  CHECK(error_with([](auto& w) { w.u32("deepseek2.attention.head_count_kv", 16); }, "kv.gguf") ==
+        ": deepseek2.attention.head_count_kv (16) is more than deepseek2.attention.head_count (8)");
+  CHECK(error_with([](auto& w) { w.f32("deepseek2.expert_count", 8.5f); }, "float.gguf") ==
+        ": deepseek2.expert_count is 8.5, not a plausible value (0 to 65536)");
+  CHECK(error_with([](auto& w) { w.u32("deepseek2.attention.sliding_window", 0); }, "nowindow.gguf") == "no error");  // 0 is "none"
+  test::GgufWriter layers;
+  layers.str("general.architecture", "llama");
+  layers.u32("llama.block_count", 2147483647);
+  CHECK_THROWS_WITH(model_from_gguf(read_gguf(d.write("layers.gguf", layers.bytes()).string())),
+                    Catch::EndsWith(": llama.block_count is 2147483647, not a plausible value (1 to 10000)"));
+  test::GgufWriter missing;
+  missing.str("general.architecture", "llama");
+  CHECK_THROWS_WITH(model_from_gguf(read_gguf(d.write("missing.gguf", missing.bytes()).string())),
+                    Catch::EndsWith(": no llama.block_count in the GGUF metadata (a positive integer)"));
 }
