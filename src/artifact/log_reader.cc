@@ -14,8 +14,6 @@
 namespace qsel {
 namespace {
 
-constexpr std::uint64_t kMaxLog = 4ull << 30;
-
 int open_log(const std::string& path) {
   if (path == "-") return STDIN_FILENO;
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -32,7 +30,7 @@ int open_log(const std::string& path) {
 
 }  // namespace
 
-LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line) {
+LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line, std::uint64_t max_bytes) {
   int fd = open_log(path);
   LogScan s;
   std::string line;
@@ -63,7 +61,7 @@ LogScan scan_log(const std::string& path, const std::function<void(std::size_t, 
         ++s.cut;
       }
     }
-    if (s.bytes >= kMaxLog) {
+    if (s.bytes >= max_bytes) {
       s.stopped = true;
       break;
     }

@@ -20,7 +20,11 @@ std::string line(const Style& st, const std::string& label, const std::string& t
 
 std::string render_verify_text(const json& r, const Style& st) {
   std::string out;
-  out += line(st, "Log", fmt::format("{} ({} lines)", str(r["log"]), r["lines"].get<std::size_t>()));
+  std::string read = fmt::format("{} lines", r["lines"].get<std::size_t>());
+  if (r.contains("lines_cut")) read += fmt::format(", {} cut at 64 KiB", r["lines_cut"].get<std::size_t>());
+  if (r.contains("stopped_at_bytes"))
+    read += fmt::format("; reading stopped at the 4 GiB cap (byte {}): lines past it were not checked", r["stopped_at_bytes"].get<std::uint64_t>());
+  out += line(st, "Log", fmt::format("{} ({})", str(r["log"]), read));
   if (r["engine"].is_object()) out += line(st, "Engine", fmt::format("{} — {}", str(r["engine"]["id"]), str(r["engine"]["detected_by"])));
   if (r.contains("target") && r["target"].is_object()) out += line(st, "Target", fmt::format("{} — {}", str(r["target"]["id"]), str(r["target"]["from"])));
   if (r.contains("format") && r["format"].is_object()) out += line(st, "Format", fmt::format("{} — {}", str(r["format"]["id"]), str(r["format"]["from"])));

@@ -217,6 +217,7 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   j["log"] = r.log;
   j["lines"] = ls.lines;
   if (ls.cut) j["lines_cut"] = ls.cut;
+  if (ls.stopped) j["stopped_at_bytes"] = ls.bytes;
   // The engine: the one asked for, else the one whose own lines the log has most of.
   auto best = std::max_element(scans.begin(), scans.end(), [](const EngineScan& a, const EngineScan& b) {
     return a.detect + 2 * a.kernels.size() < b.detect + 2 * b.kernels.size();

@@ -36,3 +36,18 @@ TEST_CASE("log_reader: only regular files (or - for standard input)", "[artifact
   CHECK_THROWS_WITH(scan_log((d.path() / "fifo").string(), [](std::size_t, std::string_view) {}), Catch::Contains("not a regular file"));
   CHECK_THROWS_WITH(scan_log((d.path() / "none.log").string(), [](std::size_t, std::string_view) {}), Catch::Contains("cannot open"));
 }
+
+TEST_CASE("log_reader: reading stops at the byte cap and says so (verify stopped silently at 4 GiB)", "[artifact][log]") {
+  test::TempDir d;
+  std::string text;
+  for (int i = 0; i < 50000; ++i) text += "line " + std::to_string(i) + "\n";
+  auto path = d.write("big.log", text).string();
+  std::size_t seen = 0;
+  LogScan s = scan_log(path, [&](std::size_t, std::string_view) { ++seen; }, 100000);
+  CHECK(s.stopped);
+  CHECK(s.bytes >= 100000);
+  CHECK(s.bytes < text.size());
+  CHECK(seen == s.lines);
+  CHECK(!scan_log(path, [](std::size_t, std::string_view) {}).stopped);
+  CHECK(kMaxLogBytes == 4ull << 30);
+}

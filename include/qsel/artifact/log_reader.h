@@ -17,8 +17,11 @@ struct LogScan {
 };
 
 constexpr std::size_t kMaxLogLine = 64 * 1024;
+constexpr std::uint64_t kMaxLogBytes = 4ull << 30;
 
-// Calls `on_line(number, text)` for every line (1-based; text without the end of line).
-LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line);
+// Calls `on_line(number, text)` for every line (1-based; text without the end of
+// line), until the end or the first read that reaches `max_bytes` (LogScan::stopped).
+LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line,
+                 std::uint64_t max_bytes = kMaxLogBytes);
 
 }  // namespace qsel
