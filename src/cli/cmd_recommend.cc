@@ -98,6 +98,8 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   q.count = a.count * gpu.devices;
   if (gpu.count > 0 && !a.count_given) q.count = gpu.count;
   else if (gpu.count > 0 && a.count != gpu.count) q.gpu_note += fmt::format("; --count {} as given", a.count);
+  if (q.count > 1024)  // --gpu auto's count and a package's devices pass the --count cap too
+    throw UsageError(fmt::format("{} GPUs ({}): qsel sizes at most 1024", q.count, gpu.count > 0 && !a.count_given ? "as --gpu auto found them" : "--count x devices per package"));
   q.model = resolve_model(g, {a.model_size, a.model, a.model_config}, hub);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
   q.context = context_for(*q.model, parse_context(a.context), a.context_given);

@@ -27,8 +27,14 @@ Record make_custom_part(const Graph& g, const CustomPart& spec) {
   const Record& t = target_of(g, spec);
   if (!(spec.memory_gb > 0) && !(spec.memory_reported_mib > 0))
     throw UsageError("a custom GPU needs --vram (its memory in GB, as the vendor labels it: 24)");
-  if (spec.memory_gb > 100000 || spec.memory_reported_mib > 1e8 || spec.bandwidth_gbs < 0 || spec.bandwidth_gbs > 1e6)
-    throw UsageError(fmt::format("a custom GPU's numbers are out of range: {:g} GB, {:g} GB/s", spec.memory_gb, spec.bandwidth_gbs));
+  // Each number out of range is named in the unit it came in (a reported 1e15 MiB once read "0 GB").
+  if (spec.memory_gb > 100000)
+    throw UsageError(fmt::format("a custom GPU's memory is out of range: {:g} GB (at most 100000 GB)", spec.memory_gb));
+  if (spec.memory_reported_mib > 1e8)
+    throw UsageError(fmt::format("a custom GPU's memory is out of range: {:g} MiB as {} reports it (at most 1e+08 MiB)", spec.memory_reported_mib,
+                                 spec.described_by));
+  if (spec.bandwidth_gbs < 0 || spec.bandwidth_gbs > 1e6)
+    throw UsageError(fmt::format("a custom GPU's bandwidth is out of range: {:g} GB/s (0 to 1e+06 GB/s)", spec.bandwidth_gbs));
   Record r;
   r.id = "custom";
   r.kind = Kind::Accelerator;

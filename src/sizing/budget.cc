@@ -64,7 +64,13 @@ double static_fraction(const json& sf, double total_gb, int count, std::string* 
   if (total_mib > num(sf, "floor_above_gib", 1e18) * 1024) reserved = std::max(reserved, num(sf, "floor_gib") * 1024);
   *how = fmt::format("derived from the device size: {:.0f} MiB reserved (chunked prefill {:g}, CUDA-graph batch {:g})", reserved,
                      chunk, bs);
-  return std::round((total_mib - reserved) / total_mib * 1000) / 1000;
+  double fraction = std::round((total_mib - reserved) / total_mib * 1000) / 1000;
+  if (fraction <= 0) {  // the reserve (it grows with the TP size) passes the device: nothing is left, never a negative budget
+    *how = fmt::format("derived from the device size: {:.0f} MiB reserved of {:.0f} MiB at TP {}, which leaves nothing for weights and KV "
+                       "(SGLang would derive {:g} and fail to start; set --mem-fraction-static)", reserved, total_mib, count, fraction);
+    return 0;
+  }
+  return fraction;
 }
 
 double activation_gb(const json& ap, const Record& a, double total_gb, const ModelSpec& m, std::string* how) {
@@ -173,6 +179,7 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
     b.for_model_gb = n * (b.total_gb - overhead);
     budget = fmt::format("the whole {} per part", gb(b.total_gb));
   }
+  b.for_model_gb = std::max(0.0, b.for_model_gb);  // overheads past the device leave nothing, never a negative budget
   std::string who = engine ? engine->id : "no engine";
   b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
                             b.fraction_source.empty() || b.kind == "whole-device" ? "" : " (" + b.fraction_source + ")",

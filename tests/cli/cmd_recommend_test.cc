@@ -3,6 +3,8 @@
 // with no quantization story.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -190,6 +192,10 @@ TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recomme
   CHECK(none.err == "qsel: error: recommend needs a model: --model-size 70b, --model ID or --model-config config.json\n");
   auto ctx = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--context", "lots"});
   CHECK(ctx.code == 2);
+  // a package of two GCDs counts two GPUs: 1024 packages are 2048, past the cap --count itself keeps
+  auto gcds = run_cli({"recommend", "--gpu", "mi250x", "--model-size", "8b", "--count", "1024"});
+  CHECK(gcds.code == 2);
+  CHECK(gcds.err == "qsel: error: 2048 GPUs (--count x devices per package): qsel sizes at most 1024\n");
 }
 
 namespace {
@@ -218,6 +224,23 @@ TEST_CASE("recommend e2e: --gpu auto detects the GPUs and their count, identical
   auto text = run_cli({"explain", "nvfp4", "--on", "auto", "--no-color"});
   CHECK(text.code == 0);
   CHECK(text.out.find("sm86") != std::string::npos);
+}
+
+TEST_CASE("recommend e2e: --gpu auto finding 1,100 GPUs is held to the --count cap", "[e2e][recommend][auto]") {
+  qsel::test::TempDir bin;
+  std::string table = "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+                      "|=========================================+========================+======================|\n";
+  for (int i = 0; i < 1100; ++i)
+    table += fmt::format("| {:3d}  NVIDIA GeForce RTX 3090        On  |   00000000:41:00.0 Off |                  N/A |\n"
+                         "| 30%   30C    P8             30W /  350W |       2MiB /  24576MiB |      0%      Default |\n",
+                         i);
+  bin.write("table.txt", table);
+  auto tool = bin.write("nvidia-smi", "#!/bin/sh\n/bin/cat '" + (bin.path() / "table.txt").string() + "'\n");
+  chmod(tool.c_str(), 0755);
+  ScopedPath path(bin.path().string());
+  auto r = run_cli({"recommend", "--gpu", "auto", "--model-size", "8b"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "qsel: error: 1100 GPUs (as --gpu auto found them): qsel sizes at most 1024\n");
 }
 
 TEST_CASE("recommend e2e: --gpu auto with no GPU tool exits 2 and says what was tried", "[e2e][recommend][auto]") {

@@ -40,3 +40,25 @@ TEST_CASE("custom_part: targets resolve by alias, bad figures are usage errors",
   c.target = "h100";  // a part, not a target
   CHECK_THROWS_AS(make_custom_part(ctx.graph(), c), UsageError);
 }
+
+TEST_CASE("custom_part: a number out of range is named in the unit it came in (1e15 MiB read as \"0 GB\")", "[graph][custom]") {
+  Context ctx;
+  auto error_of = [&](const CustomPart& c) {
+    try {
+      make_custom_part(ctx.graph(), c);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CustomPart c;
+  c.target = "sm89";
+  c.described_by = "nvidia-smi";
+  c.memory_reported_mib = 1e15;
+  CHECK(error_of(c) == "a custom GPU's memory is out of range: 1e+15 MiB as nvidia-smi reports it (at most 1e+08 MiB)");
+  c.memory_reported_mib = 24564;
+  c.bandwidth_gbs = 2e6;
+  CHECK(error_of(c) == "a custom GPU's bandwidth is out of range: 2e+06 GB/s (0 to 1e+06 GB/s)");
+  c.bandwidth_gbs = 1008;
+  CHECK(error_of(c) == "no error");
+}

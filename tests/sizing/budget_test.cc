@@ -46,6 +46,22 @@ TEST_CASE("budget: SGLang derives mem_fraction_static from the GPU size", "[rule
   CHECK(engine_budget(rtx, target_of(rtx), 1, &rec("sglang"), m, 0).fraction == Approx(0.847));
 }
 
+TEST_CASE("budget: SGLang's reserve past the device at --count 1024 leaves 0 GB, never a negative fraction", "[rules][memory]") {
+  ModelSpec m;
+  m.vocab = 151936;
+  const Record& small = rec("rtx-3060-12gb");
+  Budget b = engine_budget(small, target_of(small), 1024, &rec("sglang"), m, 0);
+  CHECK(b.fraction == 0);
+  CHECK(b.for_model_gb == 0);
+  CHECK(b.statement.find("which leaves nothing for weights and KV (SGLang would derive -") != std::string::npos);
+  for (const char* engine : {"vllm", "sglang", "llama-cpp", "trtllm", "mlx-lm", "exllamav2"}) {
+    INFO(engine);
+    const Record* e = embedded_graph().find(engine);
+    REQUIRE(e);
+    CHECK(engine_budget(small, target_of(small), 1024, e, m, 0).for_model_gb >= 0);
+  }
+}
+
 TEST_CASE("budget: on Apple the engine gets the Metal working set, recorded or by the target's rule", "[rules][memory]") {
   ModelSpec m;
   m.vocab = 128256;
