@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 #include "qsel/core/text_file.h"
 #include "qsel/lint/errors.h"
 
@@ -23,13 +24,31 @@ nlohmann::json parse_file(const fs::path& file) {
   } catch (const UsageError& e) {
     throw LintInputError(e.what());
   }
+  const std::string shown = file.generic_string();
+  if (json_nesting(text) > kMaxJsonNesting)
+    throw LintInputError(fmt::format("{}: JSON nested deeper than {} levels (a qsel baseline expected)", shown, kMaxJsonNesting));
+  nlohmann::json j;
   try {
-    nlohmann::json j = nlohmann::json::parse(text);
-    if (j.is_object() && j.value(kFormatKey, 0) == 1 && j.contains("findings") && j["findings"].is_array()) return j;
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception&) {
+    j = nullptr;
   }
-  throw LintInputError(fmt::format("{}: not a qsel baseline (expected JSON written by `qsel lint --write-baseline`)",
-                                   file.generic_string()));
+  // The version is the integer 1, not 1.5 or true (nlohmann's value() would convert both).
+  bool versioned = j.is_object() && j.contains(kFormatKey) && j[kFormatKey].is_number_integer() && j[kFormatKey].get<long long>() == 1;
+  if (!versioned || !j.contains("findings") || !j["findings"].is_array())
+    throw LintInputError(fmt::format("{}: not a qsel baseline (expected JSON written by `qsel lint --write-baseline`)", shown));
+  // Every entry's fields are strings: a number where one belongs was an unlocated "internal error".
+  const auto& list = j["findings"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_object())
+      throw LintInputError(fmt::format("{}: /findings/{}: expected an object with code, file, record and message, got {}", shown, i,
+                                       quote_value(list[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
+    for (const char* field : {"code", "file", "record", "message"})
+      if (list[i].contains(field) && !list[i][field].is_string())
+        throw LintInputError(fmt::format("{}: /findings/{}/{}: expected a string, got {}", shown, i, field,
+                                         quote_value(list[i][field].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
+  }
+  return j;
 }
 
 }  // namespace
@@ -54,7 +73,11 @@ Baseline Baseline::read(const fs::path& file) {
   return b;
 }
 
-Baseline::Key Baseline::key_of(const Finding& f) const { return {f.code, relative_to(f.file, dir_), f.record, f.message}; }
+// Both sides of a match go through valid_utf8: the file stores text as JSON (UTF-8), so a
+// file name or message with other bytes is compared as it was written, not as it was.
+Baseline::Key Baseline::key_of(const Finding& f) const {
+  return {valid_utf8(f.code), valid_utf8(relative_to(f.file, dir_)), valid_utf8(f.record), valid_utf8(f.message)};
+}
 
 bool Baseline::absorb(const Finding& f) {
   auto it = entries_.find(key_of(f));
@@ -67,7 +90,8 @@ std::string baseline_text(const Findings& findings, const fs::path& file) {
   fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Finding& f : findings)
-    list.push_back({{"code", f.code}, {"file", relative_to(f.file, dir)}, {"record", f.record}, {"message", f.message}});
+    list.push_back({{"code", valid_utf8(f.code)}, {"file", valid_utf8(relative_to(f.file, dir))}, {"record", valid_utf8(f.record)},
+                    {"message", valid_utf8(f.message)}});
   nlohmann::ordered_json doc = {{kFormatKey, 1}, {"findings", list}};
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
