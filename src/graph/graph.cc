@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -43,7 +45,12 @@ std::vector<std::vector<FoundReference>> all_references(const std::vector<Record
 
 }  // namespace
 
-Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)) {
+struct Graph::SuggestionIndex {
+  std::mutex mu;
+  std::map<int, std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>> by_kind;  // -1: any kind
+};
+
+Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)), suggestion_index_(std::make_shared<SuggestionIndex>()) {
   const auto& recs = corpus_.records;
   std::vector<std::vector<FoundReference>> refs = all_references(recs);
   by_kind_.resize(all_kinds().size());
@@ -173,20 +180,31 @@ Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) cons
       if (i != chosen) res.others.push_back(&corpus_.records[i]);
     return res;
   }
-  std::vector<std::string> names;
-  std::unordered_map<std::string, std::string> to_id;
-  for (const auto& [k, v] : by_key_)
-    for (auto i : v)
-      if (fits(i)) { names.push_back(k); to_id.emplace(k, corpus_.records[i].id); }
+  const auto& [names, to_id] = suggestion_names(kind);
   auto near = nearest(key, names, 6);
   std::size_t best = near.empty() ? 0 : edit_distance(key, near[0]);
   for (const auto& n : near) {
     if (edit_distance(key, n) > best) break;  // only the closest: a list of near-misses is no hint
-    const std::string& id = to_id[n];
+    const std::string& id = to_id.at(n);
     if (std::find(res.suggestions.begin(), res.suggestions.end(), id) == res.suggestions.end()) res.suggestions.push_back(id);
     if (res.suggestions.size() == 3) break;
   }
   return res;
+}
+
+const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>& Graph::suggestion_names(std::optional<Kind> kind) const {
+  std::lock_guard<std::mutex> lock(suggestion_index_->mu);
+  int slot = kind ? static_cast<int>(*kind) : -1;
+  auto [it, fresh] = suggestion_index_->by_kind.try_emplace(slot);
+  if (fresh) {
+    auto& [names, to_id] = it->second;
+    for (const auto& [k, v] : by_key_)
+      for (auto i : v)
+        if (!kind || corpus_.records[i].kind == *kind) {
+          if (to_id.emplace(k, corpus_.records[i].id).second) names.push_back(k);
+        }
+  }
+  return it->second;  // std::map nodes stay put as other slots are added
 }
 
 void throw_unknown(const std::string& what, const std::string& query, const Resolution& r) {

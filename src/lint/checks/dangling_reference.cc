@@ -13,7 +13,7 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS003", "dangling-reference", Severity::Error, false,
     "An id-valued field names no record, or a record of a kind the field cannot name.",
-    {R"(Every field that holds a record id — a benchmark's `format_id`, a format's `native_support` and `emulated_support`, `quality_delta`, a kernel's `formats`, an engine's `kernel_selection` kernels and formats, a matrix's columns and row targets, every target selector, a gotcha's `applies` lists — where the id is not the id of any record, or is the id of a record of the wrong kind (a format listed where an accelerator is expected). The message suggests the nearest id; an alias is resolved to the record that carries it.)",
+    {R"(Every field that holds a record id — a benchmark's `format_id`, a format's `native_support` and `emulated_support`, `quality_delta`, a kernel's `formats`, an engine's `kernel_selection` kernels and formats, a matrix's columns and row targets, every target selector, a gotcha's `applies` lists — where the id is not the id of any record, or is the id of a record of the wrong kind (a format listed where an accelerator is expected). The message suggests the nearest id (for the first 256 unknown ids of a run: past that, in a corpus of 100,000 records, the search would cost minutes); an alias is resolved to the record that carries it.)",
      R"(The graph is only as good as its edges. A dangling `format_id` silently drops a benchmark from every answer about its format; a misspelt accelerator in `native_support` makes a part look unsupported. Aliases are for people typing queries, not for records: a record that refers by alias breaks the moment the alias moves.)",
      R"(# benchmarks/bench-mlx-4bit-m3-max-llama.yaml
 id: bench-mlx-4bit-m3-max-llama
@@ -37,13 +37,16 @@ std::string suggestion(const Graph& g, const Edge& e) {
   return res.suggestions.empty() ? "" : res.suggestions[0];
 }
 
-std::string message(const Graph& g, const Edge& e) {
+// Suggestions searched for in one run: each scans every id of the corpus.
+constexpr std::size_t kMaxSuggestions = 256;
+
+std::string message(const Graph& g, const Edge& e, std::size_t& searches) {
   std::string field = field_label(e.pointer);
   if (e.wrong_kind) {
     std::string kind = kind_name(g.find(e.to_id)->kind), want = kinds_text(*e.field);
     return fmt::format("{} {} names {} {}, not {} {}", field, quote_value(e.to_id), article(kind), kind, article(want), want);
   }
-  std::string hint = suggestion(g, e);
+  std::string hint = searches < kMaxSuggestions ? (++searches, suggestion(g, e)) : "";
   return fmt::format("{} {} names no record{}", field, quote_value(e.to_id),
                      hint.empty() ? "" : fmt::format("; did you mean \"{}\"?", hint));
 }
@@ -58,8 +61,9 @@ bool names_unvalidated(const Graph& g, const Edge& e) {
 
 void run(CheckContext& c) {
   const Graph& g = c.graph();
+  std::size_t searches = 0;
   for (const Edge& e : g.edges())
-    if (!e.to && !names_unvalidated(g, e)) c.report(g.record(e.from), e.pointer, message(g, e));
+    if (!e.to && !names_unvalidated(g, e)) c.report(g.record(e.from), e.pointer, message(g, e, searches));
 }
 
 }  // namespace

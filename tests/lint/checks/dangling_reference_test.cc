@@ -40,3 +40,17 @@ TEST_CASE("QS003 dangling-reference is clean when every id resolves", "[lint][QS
   d.write("formats/awq.yaml", minimal_record("format", "awq", "native_support: [h100-sxm]\n"));
   CHECK(lint_code(d.path(), "QS003").empty());
 }
+
+TEST_CASE("QS003 dangling-reference suggests for the first 256 unknown ids of a run, then names them plainly", "[lint][QS003]") {
+  TempDir d;
+  base_corpus(d);
+  std::string list;
+  for (int i = 0; i < 300; ++i) list += (i ? ", " : "") + std::string("h100-sx") + std::to_string(i);
+  d.write("formats/awq.yaml", minimal_record("format", "awq", "emulated_support: [" + list + "]\n"));
+  auto f = lint_code(d.path(), "QS003");
+  REQUIRE(f.size() == 300);
+  std::size_t hinted = 0;
+  for (const auto& x : f) hinted += x.message.find("did you mean") != std::string::npos;
+  CHECK(hinted == 256);
+  CHECK(f[299].message.find("names no record") != std::string::npos);
+}
