@@ -69,7 +69,7 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
     return std::nullopt;
   }
   CommandResult r;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto deadline = std::min(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms), opts.deadline);
   char buf[4096];
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();

@@ -1,6 +1,11 @@
 // Running the vendor tools in turn. NVIDIA and AMD GPUs may share a machine, so
 // both are asked; macOS is asked only when neither reports a GPU. Every tool's
-// outcome is kept in one line so "no GPU found" can say what was tried.
+// outcome is kept in one line so "no GPU found" can say what was tried. The
+// whole detection has one deadline; each tool gets at most half of it, so one
+// that hangs leaves the next a chance, and none starts once it has passed.
+#include <algorithm>
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "qsel/core/run_command.h"
@@ -9,11 +14,31 @@
 namespace qsel {
 namespace {
 
-bool usable(const std::optional<CommandResult>& r) { return r && r->exit_code == 0 && !r->timed_out && !r->truncated; }
+using Clock = std::chrono::steady_clock;
 
-std::string outcome(const std::string& tool, const std::optional<CommandResult>& r, std::size_t found, const CommandOptions& o) {
+// A tool's run: not started (the deadline had passed), not installed, or its result.
+struct Run {
+  bool late = false;
+  std::optional<CommandResult> result;
+  double seconds = 0;  // how long it ran
+  const CommandResult* operator->() const { return &*result; }
+  explicit operator bool() const { return result.has_value(); }
+};
+
+Run run(const std::vector<std::string>& argv, const CommandOptions& o) {
+  auto start = Clock::now();
+  if (start >= o.deadline) return {true, std::nullopt};
+  Run r{false, run_command(argv, o)};
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return r;
+}
+
+bool usable(const Run& r) { return r && r->exit_code == 0 && !r->timed_out && !r->truncated; }
+
+std::string outcome(const std::string& tool, const Run& r, std::size_t found, const CommandOptions& o) {
+  if (r.late) return tool + ": not run (the detection's deadline had passed)";
   if (!r) return tool + ": not installed";
-  if (r->timed_out) return fmt::format("{}: gave no answer within {:g} s (killed)", tool, o.timeout_ms / 1000.0);
+  if (r->timed_out) return fmt::format("{}: gave no answer within {:.1f} s (killed)", tool, r.seconds);
   if (r->truncated) return fmt::format("{}: printed more than {} KiB (cut off, not read)", tool, o.max_bytes / 1024);
   if (found > 0) return fmt::format("{}: {} GPU{}", tool, found, found == 1 ? "" : "s");
   if (r->exit_code != 0) return fmt::format("{}: exited with status {}", tool, r->exit_code);
@@ -25,11 +50,11 @@ void add(Probe& p, std::vector<ReportedGpu> gpus) {
 }
 
 void probe_nvidia(Probe& p, const CommandOptions& o) {
-  auto r = run_command({"nvidia-smi", "--query-gpu=name,memory.total,compute_cap", "--format=csv,noheader"}, o);
+  auto r = run({"nvidia-smi", "--query-gpu=name,memory.total,compute_cap", "--format=csv,noheader"}, o);
   std::vector<ReportedGpu> gpus;
   if (usable(r)) gpus = parse_nvidia_smi_csv(r->out);
   if (r && gpus.empty() && !r->timed_out) {  // drivers before compute_cap was a query field: read the table
-    auto t = run_command({"nvidia-smi"}, o);
+    auto t = run({"nvidia-smi"}, o);
     if (usable(t)) gpus = parse_nvidia_smi_table(t->out);
     if (!gpus.empty() || (t && t->timed_out)) r = t;
   }
@@ -38,12 +63,12 @@ void probe_nvidia(Probe& p, const CommandOptions& o) {
 }
 
 void probe_amd(Probe& p, const CommandOptions& o) {
-  auto r = run_command({"amd-smi", "static"}, o);
+  auto r = run({"amd-smi", "static"}, o);
   std::vector<ReportedGpu> gpus;
   if (usable(r)) gpus = parse_amd_smi_static(r->out);
   p.tried.push_back(outcome("amd-smi", r, gpus.size(), o));
   if (gpus.empty()) {  // older ROCm: rocm-smi
-    auto s = run_command({"rocm-smi", "--showproductname", "--showmeminfo", "vram", "--csv"}, o);
+    auto s = run({"rocm-smi", "--showproductname", "--showmeminfo", "vram", "--csv"}, o);
     if (usable(s)) gpus = parse_rocm_smi(s->out);
     p.tried.push_back(outcome("rocm-smi", s, gpus.size(), o));
   }
@@ -51,12 +76,12 @@ void probe_amd(Probe& p, const CommandOptions& o) {
 }
 
 void probe_macos(Probe& p, const CommandOptions& o) {
-  auto s = run_command({"sysctl", "machdep.cpu.brand_string", "hw.memsize"}, o);
+  auto s = run({"sysctl", "machdep.cpu.brand_string", "hw.memsize"}, o);
   std::string sysctl_out = s && !s->timed_out && !s->truncated ? s->out : "";  // sysctl exits 1 when one key is unknown
   auto gpus = parse_apple(sysctl_out, "");
   p.tried.push_back(gpus.empty() ? outcome("sysctl", s, 0, o) : "sysctl: " + gpus[0].name);
   if (gpus.empty() || gpus[0].memory_mib <= 0) {
-    auto prof = run_command({"system_profiler", "SPHardwareDataType", "SPDisplaysDataType"}, o);
+    auto prof = run({"system_profiler", "SPHardwareDataType", "SPDisplaysDataType"}, o);
     if (usable(prof)) gpus = parse_apple(sysctl_out, prof->out);
     p.tried.push_back(outcome("system_profiler", prof, gpus.size(), o));
   }
@@ -69,7 +94,8 @@ Probe probe_gpus(const std::string& path, int timeout_ms) {
   Probe p;
   CommandOptions o;
   o.path = path;
-  o.timeout_ms = timeout_ms;
+  o.timeout_ms = std::max(1, timeout_ms / 2);
+  o.deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   probe_nvidia(p, o);
   probe_amd(p, o);
   if (p.gpus.empty()) probe_macos(p, o);

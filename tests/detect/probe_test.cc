@@ -107,10 +107,24 @@ TEST_CASE("probe: a tool that hangs is killed, one that floods is cut", "[detect
   fake(bin, "nvidia-smi", "exec /bin/sleep 30");
   fake(bin, "rocm-smi", "exec /bin/cat /dev/zero");
   auto t0 = std::chrono::steady_clock::now();
-  Probe p = probe_gpus(bin.path().string(), 300);
+  Probe p = probe_gpus(bin.path().string(), 2000);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   CHECK(ms < 5000);
-  CHECK(p.tried[0] == "nvidia-smi: gave no answer within 0.3 s (killed)");
+  CHECK(p.tried[0] == "nvidia-smi: gave no answer within 1.0 s (killed)");  // half the detection's deadline
   CHECK(p.tried[2] == "rocm-smi: printed more than 1024 KiB (cut off, not read)");
   CHECK(p.gpus.empty());
+}
+
+TEST_CASE("probe: five hanging tools share one deadline (they took 50 s, one after another)", "[detect][probe]") {
+  test::TempDir bin;
+  for (const char* tool : {"nvidia-smi", "amd-smi", "rocm-smi", "sysctl", "system_profiler"}) fake(bin, tool, "exec /bin/sleep 30");
+  auto t0 = std::chrono::steady_clock::now();
+  Probe p = probe_gpus(bin.path().string(), 600);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(ms < 2000);  // the deadline (0.6 s) and the kills, not 5 x 0.6 s
+  REQUIRE(p.tried.size() == 5);
+  CHECK(p.tried[0] == "nvidia-smi: gave no answer within 0.3 s (killed)");
+  CHECK(p.tried[1] == "amd-smi: gave no answer within 0.3 s (killed)");
+  CHECK(p.tried[2] == "rocm-smi: not run (the detection's deadline had passed)");
+  CHECK(p.tried[4] == "system_profiler: not run (the detection's deadline had passed)");
 }

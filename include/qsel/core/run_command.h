@@ -4,6 +4,7 @@
 // once the tool is done, so nothing it started outlives it; nothing from the user
 // reaches the command line.
 #pragma once
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct CommandOptions {
   std::string path;               // directories to search, ':'-separated; empty = the PATH environment variable
   int timeout_ms = 10000;
   std::size_t max_bytes = 1 << 20;
+  // The latest moment the tool may run to, whatever timeout_ms leaves: a caller running
+  // several tools gives them one deadline (--gpu auto's whole detection).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // The executable regular file `program` names in `path` (or PATH); empty when none.
