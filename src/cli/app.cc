@@ -7,7 +7,9 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <spdlog/sinks/ostream_sink.h>
+#include <mutex>
+
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "qsel/cli/context.h"
@@ -21,8 +23,29 @@ namespace qsel {
 namespace {
 
 
+// The log's sink: each formatted line goes through printable(), as every error
+// message does, so a record's or a file's bytes never reach the terminal raw.
+class EscapingSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit EscapingSink(std::ostream& out) : out_(out) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t formatted;
+    formatter_->format(msg, formatted);
+    std::string_view line(formatted.data(), formatted.size());
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    out_ << printable(line) << '\n';
+    out_.flush();
+  }
+  void flush_() override { out_.flush(); }
+
+ private:
+  std::ostream& out_;
+};
+
 void setup_logging(std::ostream& err, int verbosity) {
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);
+  auto sink = std::make_shared<EscapingSink>(err);
   auto logger = std::make_shared<spdlog::logger>("qsel", sink);
   logger->set_pattern("qsel: %l: %v");
   logger->set_level(verbosity >= 2 ? spdlog::level::debug : verbosity == 1 ? spdlog::level::info
@@ -53,7 +76,7 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::
   auto names = command_names();
   if (app.get_subcommands().empty() && !word.empty() && std::find(names.begin(), names.end(), word) == names.end()) {
     auto near = nearest(word, names, 1);
-    err << fmt::format("qsel: error: unknown command \"{}\"{}\n", word,
+    err << fmt::format("qsel: error: unknown command {}{}\n", quote_value(word),
                        near.empty() ? "; run `qsel --help` for the list" : fmt::format("; did you mean \"{}\"?", near[0]));
     return 2;
   }
@@ -209,7 +232,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "qsel: error: a command is required\n";
     return 2;
   } catch (const UsageError& e) {
-    err << "qsel: error: " << e.what() << "\n";
+    err << "qsel: error: " << printable(e.what()) << "\n";  // a message quotes what strangers wrote: one escaped line
     return 2;
   }
 }

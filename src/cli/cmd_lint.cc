@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "qsel/cli/context.h"
+#include "qsel/core/text.h"
 #include "qsel/core/citation.h"
 #include "qsel/core/atomic_write.h"
 #include "qsel/core/text_file.h"
@@ -93,7 +94,7 @@ int finish(const LintRequest& req, const LintReport& report, const LintArgs& a, 
     return 0;
   }
   if (req.diff) {
-    *ctx.out << report.diff;
+    *ctx.out << printable_lines(report.diff);  // a user's file: tabs and newlines kept, control bytes shown escaped
     ctx.note(fmt::format("--fix would apply {} fix(es) in {} file(s)", report.fixed, report.fixed_files));
     return report.fixed > 0 && !a.exit_zero ? 1 : 0;
   }

@@ -13,6 +13,7 @@
 
 #include "qsel/cli/app.h"
 #include "qsel/core/disposal.h"
+#include "qsel/core/text.h"
 
 int main(int argc, char** argv) {
 #if defined(__GLIBC__)
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const std::exception& e) {
-    std::cerr << "qsel: internal error: " << e.what() << "\n";
+    std::cerr << "qsel: internal error: " << qsel::printable(e.what()) << "\n";
     return 2;
   } catch (...) {
     std::cerr << "qsel: internal error\n";

@@ -66,9 +66,9 @@ ojson result(const Finding& f, const fs::path& root, std::map<std::string, std::
   }
   std::string hash = finding_hash(f, relative, seen[finding_hash(f, relative, 0)]++);
   ojson res = {{"ruleId", f.code}, {"ruleIndex", rule_index(f.code)}, {"level", level(f.severity)},
-               {"message", {{"text", f.message}}}, {"locations", {{{"physicalLocation", physical}}}},
+               {"message", {{"text", printable(f.message)}}}, {"locations", {{{"physicalLocation", physical}}}},
                {"partialFingerprints", {{"qselFindingHash/v1", hash}}}};
-  if (!f.record.empty()) res["properties"] = {{"record", f.record}};
+  if (!f.record.empty()) res["properties"] = {{"record", printable(f.record)}};
   return res;
 }
 

@@ -9,6 +9,7 @@
 #include "qsel/cli/app.h"
 #include "qsel/report/style.h"
 #include "qsel/lint/registry.h"
+#include "support/artifact_writer.h"
 #include "support/fixtures.h"
 
 using qsel::test::run_cli;
@@ -196,4 +197,84 @@ TEST_CASE("app: -q leaves only the requested output: no notes from --fix, --diff
   auto out = run_cli({"lint", "-q", d.path().string(), "--output-file", (d.path() / "r.txt").string()});
   CHECK(out.err.empty());
   CHECK(out.out.empty());
+}
+
+namespace {
+
+// What must never reach a terminal raw, on stdout or stderr: C0 controls but tab and
+// newline, DEL, C1 controls (as UTF-8), the bidirectional controls; the first found, or "".
+std::string raw_control(const std::string& s) {
+  auto at = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0; };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = at(i);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return fmt::format("control byte 0x{:02x} at {}", c, i);
+    if (c == 0xC2 && at(i + 1) >= 0x80 && at(i + 1) <= 0x9F) return fmt::format("C1 control at {}", i);
+    bool bidi = (c == 0xE2 && at(i + 1) == 0x80 && ((at(i + 2) >= 0xAA && at(i + 2) <= 0xAE) || at(i + 2) == 0x8E || at(i + 2) == 0x8F)) ||
+                (c == 0xE2 && at(i + 1) == 0x81 && at(i + 2) >= 0xA6 && at(i + 2) <= 0xA9) || (c == 0xD8 && at(i + 1) == 0x9C);
+    if (bidi) return fmt::format("bidi control at {}", i);
+  }
+  return "";
+}
+
+// A line of stderr the GitHub Actions runner would take as a workflow command.
+bool workflow_command(const std::string& err) {
+  std::size_t start = 0;
+  while (start < err.size()) {
+    if (err.compare(start, 2, "::") == 0) return true;
+    std::size_t nl = err.find('\n', start);
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Issue 26: one escaping path (core printable) for every byte a user did not write, on
+// stderr as on stdout: error messages, corpus problems, notes, -v logs, --diff, SARIF.
+TEST_CASE("app: no output path passes raw control, C1 or bidi bytes, and stderr starts no workflow command", "[cli][hostile]") {
+  const std::string evil = "\x1b]0;pwned\x07\x1b[31m\xe2\x80\xae\xc2\x9bz\n::error title=Forged::owned";
+  qsel::test::TempDir d;
+  // a corpus whose file name and record hold the bytes
+  d.write("data/formats/" + std::string("e\x1b[31mvil.yaml"), "id: \"" + std::string("x\\u001b[31m\\u202e") + "\"\nkind: format\n");
+  // a .qsel.yaml that tried to forge an annotation through an error message
+  d.write("lintme/.git/HEAD", "ref: refs/heads/main\n");
+  d.write("lintme/.qsel.yaml", "select: [\"x\\n::error title=Forged::owned\"]\n");
+  d.write("lintme/formats/a.yaml", qsel::test::minimal_record("format", "a"));
+  // artifacts: a GGUF architecture, a config key, a safetensors tensor name, a log
+  d.write("cfg/config.json", "{\"architectures\": [\"" + std::string("\\u001b[31m\\u202e") + "\"], \"num_hidden_layers\": \"\\u001b]0;x\\u0007\"}");
+  const std::string st_header = "{\"\\u001b[2J\\u202e\": {\"dtype\": \"F16\", \"shape\": [4], \"data_offsets\": [0, 99]}}";
+  d.write("st/model.safetensors", qsel::test::le64(st_header.size()) + st_header + std::string(8, '\0'));
+  d.write("engine.log", "INFO " + evil + "\nUsing Marlin kernel " + evil + "\n");
+  const std::string root = d.path().string();
+  std::vector<std::vector<std::string>> runs = {
+      {"recommend", "--gpu", evil, "--model-size", "8b"},
+      {"-v", "recommend", "--gpu", "h100", "--model", evil},
+      {"explain", evil},
+      {"explain", "nvfp4", "--on", evil},
+      {"show", evil},
+      {"list", "formats", "--native-on", evil},
+      {"--data", root + "/data", "list", "formats"},
+      {"--data", root + "/data\x1b[31m", "list", "formats"},
+      {"lint", root + "/data"},
+      {"lint", "--format", "github", root + "/data"},
+      {"lint", "--format", "sarif", root + "/data"},
+      {"lint", "--format", "github", root + "/lintme"},
+      {"lint", "--select", evil, root + "/lintme"},
+      {"-vv", "inspect", root + "/cfg"},
+      {"-vv", "recommend", "--gpu", "h100", "--model-config", root + "/cfg/config.json"},
+      {"-vv", "inspect", root + "/st"},
+      {"-vv", "verify", "--log", root + "/engine.log"},
+      {"verify", "--log", root + "/engine.log", "--engine", evil},
+      {evil},
+      {"recommend", evil},
+  };
+  for (const auto& args : runs) {
+    auto r = run_cli(args);
+    INFO(fmt::format("{}", fmt::join(args, " ")) << "\nexit " << r.code << "\nstdout: " << r.out.substr(0, 400) << "\nstderr: " << r.err.substr(0, 400));
+    CHECK(raw_control(r.out).empty());
+    CHECK(raw_control(r.err) == "");
+    CHECK_FALSE(workflow_command(r.err));
+    CHECK(r.err.find("Forged::owned\n") == std::string::npos);
+  }
 }
