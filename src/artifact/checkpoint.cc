@@ -326,6 +326,11 @@ Checkpoint read_any(const std::string& path) {
   }
   c.config_file = path;
   c.config_text = read_text_file(path, kMaxJson, "config.json");
+  // Anything else is read as a config.json; a file that is plainly not JSON (README.md)
+  // is told what is read instead of "invalid JSON: '#'".
+  if (std::size_t first = c.config_text.find_first_not_of(" \t\r\n"); ext != ".json" && (first == std::string::npos || c.config_text[first] != '{'))
+    throw UsageError(fmt::format("{}: not a model file: qsel reads a checkpoint folder, a config.json, a .safetensors or a .gguf file",
+                                 path));
   c.config = parse_json(path, c.config_text, "config.json");
   c.read.push_back(path);
   c.kind = "config";

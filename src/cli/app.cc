@@ -165,7 +165,9 @@ std::string global_options_help(const Command* c) {
 std::string command_footer(const Command& c) {
   std::string text = "\n" + global_options_help(&c) + "\nExit codes:\n  0  success\n";
   if (c.exit_one) text += fmt::format("  1  {}\n", c.exit_one);
-  text += "  2  usage or input error: one line naming the file, line and column, and what was expected\n\nExamples:\n";
+  text += "  2  usage or input error: one line naming the file, line and column, and what was expected\n";
+  if (c.exit_three) text += fmt::format("  3  {}\n", c.exit_three);
+  text += "\nExamples:\n";
   for (const char* e : c.examples) text += fmt::format("  {}\n", e);
   return text;
 }

@@ -70,7 +70,8 @@ std::string man_page(const CliModel& m, const std::string& version) {
   }
   s += ".SH EXIT STATUS\n.TP\n0\nSuccess: an answer, a clean lint.\n"
        ".TP\n1\nFindings (lint), no viable answer (recommend), or a kernel other than the predicted one (verify).\n"
-       ".TP\n2\nUsage or input error: one line naming the file, line and column, and what was expected.\n";
+       ".TP\n2\nUsage or input error: one line naming the file, line and column, and what was expected.\n"
+       ".TP\n3\nUnverified (verify only): the log cannot settle which kernel ran.\n";
   s += ".SH ENVIRONMENT\n.TP\n\\fBQSEL_DATA\\fR\nA corpus folder to use instead of the embedded corpus (as \\fB\\-\\-data\\fR).\n"
        ".TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no colour under \\fB\\-\\-color auto\\fR.\n"
        ".TP\n\\fBFORCE_COLOR\\fR\nWhen set, not empty and not 0, colour under \\fB\\-\\-color auto\\fR even when output is not a "
@@ -78,7 +79,9 @@ std::string man_page(const CliModel& m, const std::string& version) {
        ".TP\n\\fBTERM\\fR\n\\fBdumb\\fR turns colour off under \\fB\\-\\-color auto\\fR.\n";
   s += ".SH FILES\n.TP\n\\fI.qsel.yaml\\fR\nLint configuration, found at or above the first linted path: select, ignore, "
        "strict, per-file-ignores, baseline.\n"
-       ".TP\n\\fI/usr/share/qsel/schemas\\fR\nJSON Schemas of the records and of every \\fB\\-\\-format json\\fR output.\n";
+       ".TP\n\\fI/usr/share/qsel/schemas\\fR\nJSON Schemas of the records and of every \\fB\\-\\-format json\\fR output.\n"
+       ".TP\n\\fI/usr/share/qsel/data\\fR\nThe record corpus the binary embeds, as YAML files: what \\fBqsel lint /usr/share/qsel/data\\fR "
+       "checks, and a starting point for \\fB\\-\\-data\\fR.\n";
   s += ".SH SEE ALSO\n\\fBqsel explain rule\\-1\\fR \\&... \\fBrule\\-7\\fR for the selection rules; "
        "\\fBqsel explain QS001\\fR for a lint code; /usr/share/doc/qsel/ for the command pages.\n";
   return s;

@@ -27,7 +27,9 @@ struct Run {
 
 Run run(const std::vector<std::string>& argv, const CommandOptions& o) {
   auto start = Clock::now();
-  if (start >= o.deadline) return {true, std::nullopt};
+  // Less than 50 ms left is no time to start a tool in (a timeout that rounds down to the
+  // millisecond ends a hair before the deadline).
+  if (o.deadline - start < std::chrono::milliseconds(50)) return {true, std::nullopt};
   Run r{false, run_command(argv, o)};
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;

@@ -2,10 +2,21 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "qsel/core/errors.h"
+#include "qsel/core/text.h"
+
 namespace qsel {
 
 const Record& resolve_engine(const Graph& g, const std::string& query) {
   Resolution r = g.resolve(query, Kind::Engine);
+  if (!r && r.suggestions.empty() && r.ambiguous.empty()) {  // no near name: the engines are few, so list them
+    std::vector<std::string> ids;
+    for (const Record* e : g.of_kind(Kind::Engine)) ids.push_back(e->id);
+    throw UsageError(fmt::format("unknown engine {}; the engines are {}", quote_value(query), fmt::join(ids, ", ")));
+  }
   if (!r) throw_unknown("engine", query, r);
   return *r.record;
 }

@@ -203,6 +203,13 @@ const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::s
         if (!kind || corpus_.records[i].kind == *kind) {
           if (to_id.emplace(k, corpus_.records[i].id).second) names.push_back(k);
         }
+    // Family names too ("h100" for "h1000"), suggesting what the family resolves to.
+    if (!kind || *kind == Kind::Accelerator)
+      for (const auto& [k, members] : by_family_) {
+        auto def = std::find_if(members.begin(), members.end(),
+                                [&](std::size_t i) { return corpus_.records[i].data.value("family_default", false); });
+        if (to_id.emplace(k, corpus_.records[def != members.end() ? *def : members.front()].id).second) names.push_back(k);
+      }
   }
   return it->second;  // std::map nodes stay put as other slots are added
 }

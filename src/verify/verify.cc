@@ -280,7 +280,7 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   else if (format)
     checks.push_back(check("checkpoint", "info", fmt::format("format read from the log: {} → {}", logged_quant, format->id)));
   else
-    checks.push_back(check("checkpoint", "info", "format unknown: give --model PATH (a checkpoint) or --format"));
+    checks.push_back(check("checkpoint", "info", "format unknown: give --model PATH (a checkpoint) or --quant FORMAT"));
   // Check 2: the kernel that ran against the kernel predicted.
   Prediction p;
   std::string verdict;

@@ -40,7 +40,20 @@ TEST_CASE("verify e2e: --format json matches schemas/output/verify.schema.json",
   for (const char* log : {"vllm-marlin-ampere-rtx3090.log", "llamacpp-cuda-init-rtx4070.log", "sglang-awq-deepseek-r1.log", "vllm-nvfp4-sm120-b12x-moe.log"}) {
     auto r = run_cli({"verify", "--log", fixture(log), "--gpu", "rtx-3090", "--quant", "gptq", "--format", "json"});
     INFO(log << " " << r.err);
-    REQUIRE((r.code == 0 || r.code == 1));
+    REQUIRE((r.code == 0 || r.code == 1 || r.code == 3));
+    // the exit code follows the verdict: 0 match, 1 mismatch, 3 unverified
+    const std::string verdict = nlohmann::json::parse(r.out)["verdict"].get<std::string>();
+    CHECK(r.code == (verdict == "match" ? 0 : verdict == "unverified" ? 3 : 1));
     for (const auto& v : set.validate("output", nlohmann::json::parse(r.out), qsel::Marks{}, "verify")) FAIL(v.message);
   }
+}
+
+TEST_CASE("verify e2e: a log the records cannot settle exits 3, apart from a mismatch's 1", "[e2e][verify]") {
+  qsel::test::TempDir d;
+  auto log = d.write("plain.log", "INFO starting\nINFO ready\n");
+  auto r = run_cli({"verify", "--log", log.string(), "--format", "json"});
+  CHECK(r.code == 3);
+  CHECK(nlohmann::json::parse(r.out)["verdict"] == "unverified");
+  auto help = run_cli({"verify", "--help"});
+  CHECK(help.out.find("  3  unverified: the log cannot settle it") != std::string::npos);
 }

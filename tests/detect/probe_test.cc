@@ -123,8 +123,9 @@ TEST_CASE("probe: five hanging tools share one deadline (they took 50 s, one aft
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   CHECK(ms < 2000);  // the deadline (0.6 s) and the kills, not 5 x 0.6 s
   REQUIRE(p.tried.size() == 5);
+  // each tool gets at most half the deadline; a loaded machine may start the second one late
   CHECK(p.tried[0] == "nvidia-smi: gave no answer within 0.3 s (killed)");
-  CHECK(p.tried[1] == "amd-smi: gave no answer within 0.3 s (killed)");
+  CHECK(p.tried[1].rfind("amd-smi: gave no answer within 0.", 0) == 0);
   CHECK(p.tried[2] == "rocm-smi: not run (the detection's deadline had passed)");
   CHECK(p.tried[4] == "system_profiler: not run (the detection's deadline had passed)");
 }

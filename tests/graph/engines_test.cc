@@ -22,3 +22,12 @@ TEST_CASE("engines: by id or alias, and their matrices", "[graph]") {
   CHECK(usage_error([&] { resolve_engine(g, "gpu-new"); }).rfind("unknown engine \"gpu-new\"", 0) == 0);
 }
 
+
+TEST_CASE("engines: a name near none of them lists the engines (--engine foo said only 'unknown')", "[graph]") {
+  Graph g = test::browse_graph();
+  std::vector<std::string> ids;
+  for (const Record* e : g.of_kind(Kind::Engine)) ids.push_back(e->id);
+  std::string list;
+  for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+  CHECK(usage_error([&] { resolve_engine(g, "zzzzzzzz"); }) == "unknown engine \"zzzzzzzz\"; the engines are " + list);
+}

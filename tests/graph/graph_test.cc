@@ -139,6 +139,10 @@ TEST_CASE("graph: a family name resolves to its default member and names the oth
   REQUIRE(r.others.size() == 1);
   CHECK(r.others[0]->id == "h100-pcie");
   CHECK(!g.resolve("h100", Kind::Format));
+  // a typo of the family name suggests what the family resolves to (h1000 suggested only rtx-a1000)
+  auto typo = g.resolve("h1000", Kind::Accelerator);
+  CHECK(!typo);
+  CHECK(typo.suggestions == std::vector<std::string>{"h100-sxm"});
 }
 
 TEST_CASE("graph: unknown names get did-you-mean suggestions by edit distance", "[graph]") {

@@ -22,6 +22,7 @@ struct Command {
   const char* exit_one;               // what exit code 1 means for this command (nullptr: never 1)
   std::vector<const char*> examples;  // shown in `qsel CMD --help` and the man page
   bool hidden = false;                // left out of `qsel --help` (still completes and has a man section)
+  const char* exit_three = nullptr;   // what exit code 3 means, for a command with an undecided outcome (verify)
 };
 
 const std::vector<Command>& commands();
