@@ -9,11 +9,11 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub checkpoint_folder)
 build=build-san
 [ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
 seeds="$build/fuzz/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub}
+rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub,checkpoint_folder}
 # Record files, each prefixed with its kind's index (the harness's first byte picks the kind).
 i=0
 for kind in formats accelerators targets kernels engines matrices benchmarks gotchas models techniques facts questions; do
@@ -35,6 +35,21 @@ for f in examples/*/config.json; do [ -f "$f" ] && cp "$f" "$seeds/config_json/$
 QSEL_CROSSCHECK_OUT="$seeds/generated" "$build/tests/qsel_tests" "[.crosscheck]" >/dev/null
 cp "$seeds"/generated/*.gguf "$seeds/gguf/"
 cp "$seeds"/generated/*.safetensors "$seeds/safetensors/"
+# Deep nesting (issue 26: 200,000 '[' once overflowed the stack): under and over the limit.
+{ printf '{"quantization_config":{"x":'; head -c 60 /dev/zero | tr '\0' '['; head -c 60 /dev/zero | tr '\0' ']'; printf '}}'; } > "$seeds/config_json/deep-60.json"
+{ printf '{"text_config":'; head -c 5000 /dev/zero | tr '\0' '['; printf '}'; } > "$seeds/config_json/deep-5000.json"
+# Checkpoint folders: config.json, an index naming two shards, and the two shard headers,
+# cut at "\n--8<--\n" lines (fuzz_checkpoint_folder.cc).
+n=0
+for cfg in examples/*/config.json; do
+  [ -f "$cfg" ] || continue
+  for st in "$seeds"/generated/*.safetensors; do
+    { cat "$cfg"; printf '\n--8<--\n{"weight_map": {"a": "s1.safetensors", "b": "s2.safetensors"}}\n--8<--\n'; cat "$st"; printf '\n--8<--\n'; cat "$st"; } \
+      > "$seeds/checkpoint_folder/folder-$n"
+    n=$((n + 1))
+    [ "$n" -lt 12 ] || break 2
+  done
+done
 cp tests/fixtures/logs/*.log "$seeds/log_patterns/"
 # Hub names (first byte 0) and a Hub file list (first byte 1).
 n=0

@@ -70,9 +70,11 @@ double attention_params(const json& d, const Located& at, const ModelSpec& m) {
   if (m.attention == "mla") {
     double nope = integer(d, at, "qk_nope_head_dim", false, 128), v = integer(d, at, "v_head_dim", false, 128),
            q_lora = integer(d, at, "q_lora_rank", false, 0);
-    double qdim = m.heads * (nope + m.rope_dim);
-    double q = q_lora > 0 ? m.hidden * q_lora + q_lora * qdim : m.hidden * qdim;
-    return q + m.hidden * (m.kv_lora_rank + m.rope_dim) + m.kv_lora_rank * m.heads * (nope + v) + m.heads * v * m.hidden;
+    // In double throughout: hidden 1048576 x (rank 4096 + rope 64) overflowed int (UBSan).
+    const double hidden = m.hidden, heads = m.heads, rank = m.kv_lora_rank, rope = m.rope_dim;
+    double qdim = heads * (nope + rope);
+    double q = q_lora > 0 ? hidden * q_lora + q_lora * qdim : hidden * qdim;
+    return q + hidden * (rank + rope) + rank * heads * (nope + v) + heads * v * hidden;
   }
   double qo = 2.0 * m.hidden * m.heads * m.head_dim;
   return qo + 2.0 * m.hidden * m.kv_heads * m.head_dim;

@@ -89,3 +89,15 @@ TEST_CASE("model_config: an MLA head is qk_nope + qk_rope, not hidden / heads (e
   CHECK(m.head_dim == 192);  // qk_nope_head_dim 128 + qk_rope_head_dim 64; hidden / heads would be 56
   CHECK(m.kv_lora_rank == 512);
 }
+
+// Issue 26: in-range values whose products passed int (UBSan at model_config.cc, hidden x (rank + rope)).
+TEST_CASE("model_config: MLA at hidden 1048576 and KV rank 4096 is counted in double, no signed overflow", "[rules][model]") {
+  std::string cfg = R"({"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "hidden_size": 1048576,
+    "num_hidden_layers": 2, "num_attention_heads": 128, "kv_lora_rank": 4096, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+    "v_head_dim": 128, "q_lora_rank": 1536, "vocab_size": 1000, "intermediate_size": 8, "tie_word_embeddings": true})";
+  ModelSpec m = model_from_config_text(cfg, "config.json");
+  const double hidden = 1048576, heads = 128, q_lora = 1536, qdim = heads * (128 + 64);
+  const double attention = hidden * q_lora + q_lora * qdim + hidden * (4096 + 64) + 4096 * heads * (128 + 128) + heads * 128 * hidden;
+  const double mlp = 3 * hidden * 8, embedding = 1000 * hidden;
+  CHECK(m.params_b == Approx((2 * (attention + mlp) + embedding) / 1e9));
+}
