@@ -44,8 +44,11 @@ n=0
 for cfg in examples/*/config.json; do
   [ -f "$cfg" ] || continue
   for st in "$seeds"/generated/*.safetensors; do
-    { cat "$cfg"; printf '\n--8<--\n{"weight_map": {"a": "s1.safetensors", "b": "s2.safetensors"}}\n--8<--\n'; cat "$st"; printf '\n--8<--\n'; cat "$st"; } \
-      > "$seeds/checkpoint_folder/folder-$n"
+    # the second shard empty (a header of "{}"), so the read gets past the duplicate check
+    { cat "$cfg"; printf '\n--8<--\n{"weight_map": {"a": "s1.safetensors", "b": "s2.safetensors"}}\n--8<--\n'; cat "$st"; printf '\n--8<--\n'
+      printf '\002\000\000\000\000\000\000\000{}'; } > "$seeds/checkpoint_folder/folder-$n"
+    # the same shard twice: a tensor in two files
+    { cat "$cfg"; printf '\n--8<--\n{}\n--8<--\n'; cat "$st"; printf '\n--8<--\n'; cat "$st"; } > "$seeds/checkpoint_folder/twice-$n"
     n=$((n + 1))
     [ "$n" -lt 12 ] || break 2
   done

@@ -41,7 +41,7 @@ struct Reading {
 void spend(Reading& r, std::uint64_t bytes, const std::string& file) {
   r.header_bytes += bytes;
   if (r.header_bytes > kMaxHeaderTotal)
-    throw UsageError(fmt::format("{}: the headers read for this model pass {} MiB together; qsel reads at most that much of one model "
+    throw UsageError(fmt::format("{}: the headers of this model's files pass {} MiB together; qsel reads at most that much of one model "
                                  "(the largest real checkpoints hold about 25 MB)", file, kMaxHeaderTotal >> 20));
 }
 

@@ -132,7 +132,7 @@ TEST_CASE("checkpoint: 4,096 links to one 100 MB-header shard stop at the model'
   // Shards are read in name order (s0, s1, s10, …): the third 99 MB header passes 256 MiB.
   CHECK(error_of((d.path() / "links").string()) ==
         (d.path() / "links/s10.safetensors").string() +
-            ": the headers read for this model pass 256 MiB together; qsel reads at most that much of one model (the largest real checkpoints "
+            ": the headers of this model's files pass 256 MiB together; qsel reads at most that much of one model (the largest real checkpoints "
             "hold about 25 MB)");
 }
 
