@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,7 +12,10 @@
 #include "qsel/detect/resolve_gpu.h"
 #include "qsel/explain/browse.h"
 #include "qsel/graph/engines.h"
+#include "qsel/rules/deliberation.h"
+#include "qsel/rules/query.h"
 #include "qsel/rules/rules.h"
+#include "qsel/rules/verdict.h"
 
 namespace qsel {
 namespace {
@@ -143,14 +147,33 @@ Keep by_engine(const Graph& g, const ListEnums&, const std::string& value, Kind 
   return field_is("engine", e.id);  // benchmarks, matrices
 }
 
+// Formats whose verdict on the part is `path`: the verdict `qsel explain F --on GPU` gives
+// and recommend's paths follow (rules/verdict.h), from the same deliberation explain runs,
+// one format at a time (a deliberation over every format at once ranks and folds
+// candidates across formats, and gave other verdicts). A record's native_support list
+// alone once disagreed with both (bitsandbytes on sm89 is listed there and runs through a
+// dequant path).
+Keep by_verdict(const Graph& g, const std::string& value, const char* path, std::string& shown) {
+  GpuArg gpu = resolve_gpu(g, value, false);
+  shown = gpu.accelerator ? gpu.accelerator->id : value;
+  if (!gpu.target) return [](const Record&) { return false; };
+  std::string want = path;
+  return [&g, gpu, want](const Record& f) {
+    Query q;
+    q.accelerator = gpu.accelerator;
+    q.target = gpu.target;
+    q.described_part = gpu.owned;
+    q.formats = {f.id};
+    return verdict_for(deliberate(g, q), f).value == want;
+  };
+}
+
 Keep by_native(const Graph& g, const ListEnums&, const std::string& value, Kind, std::string& shown) {
-  shown = resolve_gpu(g, value, false).accelerator->id;
-  return on_list("/native_support", shown);
+  return by_verdict(g, value, "native", shown);
 }
 
 Keep by_emulated(const Graph& g, const ListEnums&, const std::string& value, Kind, std::string& shown) {
-  shown = resolve_gpu(g, value, false).accelerator->id;
-  return on_list("/emulated_support", shown);
+  return by_verdict(g, value, "emulated", shown);
 }
 
 Keep by_regime(const Graph&, const ListEnums& enums, const std::string& value, Kind kind, std::string& shown) {
@@ -181,8 +204,9 @@ const std::vector<FilterSpec>& filter_specs() {
   using K = Kind;
   using F = ListFilters;
   static const std::vector<FilterSpec> specs = {
-      {{"--native-on", &F::native_on, {K::Format}, "Formats whose native_support names this GPU"}, by_native},
-      {{"--emulated-on", &F::emulated_on, {K::Format}, "Formats whose emulated_support names this GPU"}, by_emulated},
+      {{"--native-on", &F::native_on, {K::Format}, "Formats that run natively on this GPU (the verdict qsel explain F --on GPU gives)"},
+       by_native},
+      {{"--emulated-on", &F::emulated_on, {K::Format}, "Formats that run emulated on this GPU (explain's verdict)"}, by_emulated},
       {{"--regime", &F::regime, {K::Format, K::Kernel, K::Gotcha}, "Formats, kernels or gotchas of this regime (w4a16, w4a4, w8a8, …)"},
        by_regime},
       {{"--engine", &F::engine, {K::Format, K::Kernel, K::Gotcha, K::Benchmark, K::Matrix},
