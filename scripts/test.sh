@@ -9,7 +9,8 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
-# The corpus gate curators run in CI: errors fail, the kept contested-bpw warnings do not,
+# The corpus gate curators run in CI: errors fail; the five contested-bpw warnings kept on
+# purpose are in ci/qsel-baseline.json (.qsel.yaml), so a new warning shows;
 # and engine facts read more than twelve months ago are listed (QS038 warnings) for re-reading.
 ./build/qsel lint --stale-after 12 data/
 # The input-reading units' tests again under ASan + UBSan (clang), then every fuzz harness

@@ -29,7 +29,7 @@ struct LintArgs {
   std::vector<std::string> paths, select, ignore;
   std::string config, baseline, write_baseline, output_file;
   std::string stale_after;
-  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false;
+  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false;
 };
 
 // No path: the corpus named by --data / QSEL_DATA, else ./data.
@@ -41,7 +41,8 @@ std::vector<std::string> default_paths(const Context& ctx) {
 }
 
 LintSettings settings_for(const LintArgs& a, const std::vector<std::string>& paths) {
-  std::optional<fs::path> file = a.config.empty() ? find_config(paths.front()) : std::optional<fs::path>(a.config);
+  if (a.no_config && !a.config.empty()) throw UsageError("--config names a config and --no-config reads none; choose one");
+  std::optional<fs::path> file = a.no_config ? std::nullopt : a.config.empty() ? find_config(paths.front()) : std::optional<fs::path>(a.config);
   LintSettings s = file ? read_config(*file) : LintSettings{};
   spdlog::info("lint: config {}", file ? file->string() : std::string("none found"));
   if (!a.select.empty()) s.select = parse_rule_list(a.select);
@@ -138,6 +139,7 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_option("--stale-after", a->stale_after,
                  "List engine facts read at commits older than this (12, 12m, 1y, 400d) as QS038 warnings; off by default");
   sub.add_option("--config", a->config, "Config file (default: the nearest .qsel.yaml at or above the first path)");
+  sub.add_flag("--no-config", a->no_config, "Read no .qsel.yaml: every rule, no baseline, no per-file ignores");
   sub.add_option("--baseline", a->baseline, "Report only findings not recorded in this baseline file");
   sub.add_option("--write-baseline", a->write_baseline, "Record the current findings in this baseline file and exit 0");
   sub.add_flag("--fix", a->fix, "Apply the safe mechanical fixes in place, then lint again");
