@@ -37,6 +37,10 @@ std::vector<std::string> default_paths(const Context& ctx) {
   if (!ctx.data_dir.empty()) return {ctx.data_dir};
   std::error_code ec;
   if (fs::is_directory("data", ec)) return {"data"};
+  // Outside a checkout, name the corpus a package install put on this machine.
+  for (const char* installed : {"/usr/share/qsel/data", "/usr/local/share/qsel/data"})
+    if (fs::is_directory(installed, ec))
+      throw UsageError(fmt::format("no path given and no data/ folder here; run `qsel lint PATH…` (the installed corpus: qsel lint {})", installed));
   throw UsageError("no path given and no data/ folder here; run `qsel lint PATH…`");
 }
 

@@ -20,7 +20,7 @@ scheme: gguf
 ggml_type: Q4_K
 weight_group_size: 256)",
      R"(formats/gguf-q4-k-m.yaml:6:20: error: weight_group_size 256 is the Q4_K super-block; its scale group is 32 [QS004 kquant-group-size])",
-     R"(Set `weight_group_size` to the type's scale group. `qsel lint --fix` does it, changing only that number in the file; `qsel lint --diff` shows the edit first. The scale group of each type is in the table in `src/lint/ggml_types.cc`, next to the struct it comes from.)"}};
+     R"(Set `weight_group_size` to the type's scale group. `qsel lint --fix` does it, changing only that number in the file; `qsel lint --diff` shows the edit first. The scale group of each type is in `docs/ggml-types.md`, generated from qsel's table of llama.cpp's block structs.)"}};
 
 std::string message(const GgmlType& t, long long size) {
   if (size == t.block_elements && t.scale_group != t.block_elements)

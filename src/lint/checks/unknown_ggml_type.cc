@@ -12,14 +12,14 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS028", "unknown-ggml-type", Severity::Error, false,
     "A GGUF format has no ggml_type, or names a ggml block type qsel does not know.",
-    {R"(A format with `scheme: gguf` and no `ggml_type`, or any record whose `ggml_type` or `mixture.base` (the base type alone, no prose) is not one of the ggml block types in qsel's table (`src/lint/ggml_types.cc`, taken from llama.cpp's `ggml-common.h`). The message suggests the nearest known type.)",
+    {R"(A format with `scheme: gguf` and no `ggml_type`, or any record whose `ggml_type` or `mixture.base` (the base type alone, no prose) is not one of the ggml block types in qsel's table (`docs/ggml-types.md`, taken from llama.cpp's `ggml-common.h`). The message suggests the nearest known type.)",
      R"(The group-size (QS004) and bits-per-weight (QS005) checks work from the block struct of the record's type; a record without a known type is silently unchecked, and a mixture whose base type is misspelt cannot be sized.)",
      R"(# formats/gguf-q4-k-m.yaml
 id: gguf-q4-k-m
 scheme: gguf
 ggml_type: Q4_KM)",
      R"(formats/gguf-q4-k-m.yaml:4:12: error: ggml_type "Q4_KM" is not a ggml block type qsel knows; did you mean "Q4_K"? [QS028 unknown-ggml-type])",
-     R"(Write the base block type (`Q4_K` for Q4_K_M and Q4_K_S: the `_M`/`_S` suffix names a mixture, not a type). If llama.cpp has a type qsel does not know yet, add its struct to the table in `src/lint/ggml_types.cc` with the struct's source.)"}};
+     R"(Write the base block type (`Q4_K` for Q4_K_M and Q4_K_S: the `_M`/`_S` suffix names a mixture, not a type). If llama.cpp has a type qsel does not know yet, add its struct to qsel's table (`src/core/ggml_types.cc`, listed in `docs/ggml-types.md`) with the struct's source.)"}};
 
 std::vector<std::string> type_names() {
   std::vector<std::string> out;
