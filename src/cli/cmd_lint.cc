@@ -29,7 +29,7 @@ struct LintArgs {
   std::vector<std::string> paths, select, ignore;
   std::string config, baseline, write_baseline, output_file;
   std::string stale_after;
-  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false;
+  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false, statistics = false;
 };
 
 // No path: the corpus named by --data / QSEL_DATA, else ./data.
@@ -84,6 +84,7 @@ void print_report(const LintReport& report, const LintArgs& a, Context& ctx) {
   if (ctx.format == "json") ctx.print_json(lint_json(report));
   else if (ctx.format == "sarif") ctx.print_json(lint_sarif(report, root, kQselVersion));
   else if (ctx.format == "github") *ctx.out << render_lint_github(report, root);
+  else if (a.statistics) *ctx.out << render_lint_statistics(report, ctx.style());
   else *ctx.out << render_lint_text(report, ctx.style());
   ctx.out = saved;
   if (a.output_file.empty()) return;
@@ -150,6 +151,7 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_flag("--diff", a->diff, "Show the unified diff --fix would apply; change nothing");
   sub.add_option("--output-file,-o", a->output_file, "Write the report to this file (atomically) instead of stdout")
       ->type_name("FILE");
+  sub.add_flag("--statistics", a->statistics, "Text format: one line per rule with its count (and how many --fix can fix), not each finding");
   sub.add_flag("--exit-zero", a->exit_zero, "Exit 0 even when there are findings (2 still means bad input)");
   sub.add_flag("--list-rules", a->list_rules, "List every rule (with --format json: the registry with its docs)");
   return [a, &ctx]() { return run_command(*a, ctx); };

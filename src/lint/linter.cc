@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -75,6 +76,21 @@ std::size_t LintReport::errors() const {
 }
 
 std::size_t LintReport::warnings() const { return findings.size() - errors(); }
+
+std::vector<LintReport::CodeCount> LintReport::by_code() const {
+  std::map<std::string, CodeCount> counts;
+  for (const Finding& f : findings) {
+    CodeCount& c = counts[f.code];
+    c.code = f.code;
+    c.name = f.name;
+    ++c.count;
+    c.fixable += f.fix ? 1 : 0;
+  }
+  std::vector<CodeCount> out;
+  for (auto& [code, c] : counts) out.push_back(std::move(c));
+  std::stable_sort(out.begin(), out.end(), [](const CodeCount& a, const CodeCount& b) { return a.count > b.count; });
+  return out;
+}
 
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
                      bool last, bool prune) {

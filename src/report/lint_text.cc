@@ -95,6 +95,14 @@ std::string lint_summary_line(const LintReport& r) {
   return line;
 }
 
+std::string render_lint_statistics(const LintReport& r, const Style& s) {
+  std::string out;
+  for (const auto& c : r.by_code())
+    out += fmt::format("{:>5}  {}  {}{}\n", c.count, s.bold(c.code), printable(c.name),
+                       c.fixable > 0 ? fmt::format("  [*] {} fixable", c.fixable) : "");
+  return out + lint_summary_line(r) + "\n";
+}
+
 std::string render_lint_text(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)

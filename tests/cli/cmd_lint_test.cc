@@ -142,3 +142,15 @@ TEST_CASE("cmd_lint: --stale-after lists old engine facts as warnings, measured 
   CHECK(bad.err.find("--stale-after: expected a number of months (12, 12m), years (1y) or days (400d): \"twelve\"") != std::string::npos);
   unsetenv("SOURCE_DATE_EPOCH");
 }
+
+TEST_CASE("cmd_lint: --statistics counts findings per rule, marks what --fix can fix, then the summary", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  d.write("c/formats/q2.yaml", replaced(minimal_record("format", "q2", "ggml_type: Q4_K\nweight_group_size: 256\n"), "scheme: awq", "scheme: gguf"));
+  auto r = run_cli({"lint", "--statistics", "--no-color", (d.path() / "c").string()});
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "    2  QS004  kquant-group-size  [*] 2 fixable\n"
+        "    1  QS027  reviewed-without-url\n"
+        "2 errors, 1 warning in 3 records (3 files)\n");
+}

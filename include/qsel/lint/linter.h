@@ -30,6 +30,13 @@ struct LintReport {
   std::size_t fix_failures = 0;  // files --fix left untouched (each also a QS031 finding)
   std::size_t errors() const;
   std::size_t warnings() const;
+
+  // Findings counted per code (--statistics): most first, then by code.
+  struct CodeCount {
+    std::string code, name;
+    std::size_t count = 0, fixable = 0;
+  };
+  std::vector<CodeCount> by_code() const;
 };
 
 // Every finding in the paths, filtered by `settings` (no baseline, no fixes).

@@ -29,6 +29,9 @@ namespace qsel {
 std::string render_lint_text(const LintReport& report, const Style& style);
 // "0 errors, 5 warnings in 290 records (290 files)".
 std::string lint_summary_line(const LintReport& report);
+// --statistics: one line per code, most first ("    5  QS005  contested-bpw"), a
+// "[*] n fixable" mark where --fix has fixes, then the summary line.
+std::string render_lint_statistics(const LintReport& report, const Style& style);
 
 // {"schema_version": 1, "findings": [{code, name, severity, file, line, column, record, message, fixable, url}],
 //  "summary": {errors, warnings, files, records}} (schemas/output/lint.schema.json); line and column are
