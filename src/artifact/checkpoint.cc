@@ -49,7 +49,7 @@ void spend(Reading& r, std::uint64_t bytes, const std::string& file) {
 void add_tensor(Checkpoint& c, Reading& r, TensorInfo t, const std::string& file) {
   auto [it, fresh] = r.where.try_emplace(t.name, file);
   if (!fresh)
-    throw UsageError(fmt::format("{}: tensor \"{}\" is also in {}; a checkpoint holds each tensor once", file, quote_value(t.name).substr(1, quote_value(t.name).size() - 2), it->second));
+    throw UsageError(fmt::format("{}: tensor {} is also in {}; a checkpoint holds each tensor once", file, quote_value(t.name), it->second));
   c.tensors.push_back(std::move(t));
 }
 
@@ -188,11 +188,10 @@ void check_index(const Shards& s, const Reading& r, Checkpoint& c) {
       if (fs::path(it->second).filename().string() != file.get<std::string>() && moved++ == 0) first_moved = tensor;
     }
   }
-  auto shown = [](const std::string& name) { return quote_value(name); };
   if (missing > 0)
-    c.notes.push_back(fmt::format("{}: weight_map lists {} tensor(s) no shard holds (first: {})", s.index, missing, shown(first_missing)));
+    c.notes.push_back(fmt::format("{}: weight_map lists {} tensor(s) no shard holds (first: {})", s.index, missing, quote_value(first_missing)));
   if (moved > 0)
-    c.notes.push_back(fmt::format("{}: {} tensor(s) sit in another shard than weight_map says (first: {})", s.index, moved, shown(first_moved)));
+    c.notes.push_back(fmt::format("{}: {} tensor(s) sit in another shard than weight_map says (first: {})", s.index, moved, quote_value(first_moved)));
   if (std::size_t unlisted = r.where.size() - listed_found; unlisted > 0)
     c.notes.push_back(fmt::format("{}: {} tensor(s) in the shards are not in weight_map", s.index, unlisted));
 }

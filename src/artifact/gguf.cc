@@ -32,7 +32,6 @@ constexpr std::size_t kKeptArray = 8;
 // and 65,536 tensors with their keys name in a few MB.
 constexpr std::uint64_t kMaxStringValues = 1 << 24;    // string values in all arrays together
 constexpr std::uint64_t kMaxNameTotal = 16ull << 20;   // bytes of metadata keys and tensor names together
-constexpr std::uint64_t kMaxElements = 1ull << 50;     // elements in one tensor (2^50 F32 is 4 PiB)
 
 // The header's budgets, spent as it is read.
 struct Budget {
@@ -146,7 +145,7 @@ void read_tensor(Cursor& c, Budget& b, std::unordered_set<std::string>& names, G
     if (d == 0) c.fail(fmt::format("tensor \"{}\": dimension {} is 0, not a plausible size", t.name, i));
     t.dims.push_back(d);
   }
-  auto elements = checked_product(t.dims, kMaxElements);
+  auto elements = checked_product(t.dims, kMaxTensorElements);
   if (!elements)
     c.fail_at(dims_at, fmt::format("tensor \"{}\": dimensions [{}] hold more than 2^50 elements, not a plausible tensor", t.name,
                                    fmt::join(t.dims, ", ")));

@@ -19,7 +19,6 @@ using nlohmann::json;
 constexpr std::uint64_t kMaxHeader = 100000000;  // the safetensors crate's MAX_HEADER_SIZE
 constexpr std::size_t kMaxTensors = 200000;
 constexpr int kMaxDepth = 16;
-constexpr std::uint64_t kMaxElements = 1ull << 50;  // elements in one tensor, as the GGUF reader allows
 
 std::uint64_t count(const json& v) {
   return v.is_number_unsigned() ? v.get<std::uint64_t>() : v.is_number_integer() && v.get<long long>() >= 0 ? v.get<std::uint64_t>()
@@ -79,7 +78,7 @@ class HeaderReader : public nlohmann::json_sax<json> {
   bool key(string_t& k) override {
     if (depth_ == 1) {
       if (++top_keys_ > kMaxTensors) c_.fail_at(8, fmt::format("more than {} entries; at most {} tensors per file are read", kMaxTensors, kMaxTensors));
-      if (!seen_.insert(k).second) c_.fail_at(8, fmt::format("tensor \"{}\" is listed twice", shown(k)));
+      if (!seen_.insert(k).second) c_.fail_at(8, fmt::format("tensor {} is listed twice", quote_value(k)));
       top_key_ = std::move(k);
     } else if (depth_ == 2) {
       field_ = std::move(k);
@@ -91,8 +90,6 @@ class HeaderReader : public nlohmann::json_sax<json> {
     c_.fail_at(8 + (position > 0 ? position - 1 : 0), "the header is not valid JSON");
   }
 
-  static std::string shown(const std::string& name) { return quote_value(name).substr(1, quote_value(name).size() - 2); }
-
  private:
   bool metadata() const { return top_key_ == "__metadata__"; }
 
@@ -103,7 +100,7 @@ class HeaderReader : public nlohmann::json_sax<json> {
       if (metadata()) c_.fail_at(8, "__metadata__ must be an object of strings");
       entries.push_back({top_key_});
     } else if (depth_ == 2 && metadata()) {
-      if (!v.is_string()) c_.fail_at(8, fmt::format("__metadata__ \"{}\" must be a string", shown(field_)));
+      if (!v.is_string()) c_.fail_at(8, fmt::format("__metadata__ {} must be a string", quote_value(field_)));
       if (s_.metadata.size() >= kMaxTensors) c_.fail_at(8, fmt::format("__metadata__ holds more than {} entries", kMaxTensors));
       s_.metadata[field_] = std::move(v);
     } else if (depth_ == 2) {
@@ -129,14 +126,15 @@ class HeaderReader : public nlohmann::json_sax<json> {
         entries.back().object = object;
       }
     } else if (depth_ == 2 && metadata()) {
-      c_.fail_at(8, fmt::format("__metadata__ \"{}\" must be a string", shown(field_)));
+      c_.fail_at(8, fmt::format("__metadata__ {} must be a string", quote_value(field_)));
     } else if (depth_ == 2 && entries.back().object) {
       Entry& e = entries.back();
       if (field_ == "shape" && !object) e.has_shape = true;
       if (field_ == "data_offsets" && !object) e.has_offsets = true;
-    } else if (depth_ == 3 && (field_ == "shape" || field_ == "data_offsets")) {
+    } else if (depth_ == 3 && field_ == "shape") {
       entries.back().shape_ok = false;  // a list or an object where a count belongs
-      if (field_ == "data_offsets") entries.back().offsets.push_back(json("[...]"));
+    } else if (depth_ == 3 && field_ == "data_offsets") {
+      entries.back().offsets.push_back(json("[...]"));  // not a count: reported as an offset outside the data
     }
     ++depth_;
     return true;
@@ -178,7 +176,7 @@ SafetensorsFile read_safetensors(const ByteSource& f) {
   std::sort(reader.entries.begin(), reader.entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   const std::uint64_t data = s.file_size - 8 - s.header_size;
   auto bad = [&](const std::string& name, const std::string& what) {
-    c.fail_at(8, fmt::format("tensor \"{}\": {}", HeaderReader::shown(name), what));
+    c.fail_at(8, fmt::format("tensor {}: {}", quote_value(name), what));
   };
   for (auto& e : reader.entries) {
     if (!e.object || !e.has_dtype || !e.has_shape || !e.has_offsets || e.offsets.size() != 2)
@@ -187,9 +185,9 @@ SafetensorsFile read_safetensors(const ByteSource& f) {
     t.name = std::move(e.name);
     t.dtype = std::move(e.dtype);
     if (t.dtype.empty() || t.dtype.size() > 16) bad(t.name, "dtype is not a safetensors dtype name");
-    if (e.shape.size() > 8) bad(t.name, fmt::format("more than 8 dimensions"));
+    if (e.shape.size() > 8) bad(t.name, "more than 8 dimensions");
     for (const auto& d : e.shape) t.shape.push_back(count(d));
-    auto elements = checked_product(t.shape, kMaxElements);
+    auto elements = checked_product(t.shape, kMaxTensorElements);
     if (!e.shape_ok || !elements) bad(t.name, "shape is not a list of plausible sizes");
     t.elements = *elements;
     t.begin = count(e.offsets[0]);

@@ -170,9 +170,7 @@ Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) cons
   }
   if (auto it = by_family_.find(key); it != by_family_.end() && (!kind || *kind == Kind::Accelerator)) {
     const auto& members = it->second;
-    auto def = std::find_if(members.begin(), members.end(),
-                            [&](std::size_t i) { return corpus_.records[i].data.value("family_default", false); });
-    std::size_t chosen = def != members.end() ? *def : members.front();
+    std::size_t chosen = family_default(members);
     res.record = &corpus_.records[chosen];
     res.how = Resolution::How::Family;
     res.matched = std::string(query);
@@ -192,6 +190,11 @@ Resolution Graph::resolve(std::string_view query, std::optional<Kind> kind) cons
   return res;
 }
 
+std::size_t Graph::family_default(const std::vector<std::size_t>& members) const {
+  auto def = std::find_if(members.begin(), members.end(), [&](std::size_t i) { return corpus_.records[i].data.value("family_default", false); });
+  return def != members.end() ? *def : members.front();
+}
+
 const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>& Graph::suggestion_names(std::optional<Kind> kind) const {
   std::lock_guard<std::mutex> lock(suggestion_index_->mu);
   int slot = kind ? static_cast<int>(*kind) : -1;
@@ -205,11 +208,8 @@ const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::s
         }
     // Family names too ("h100" for "h1000"), suggesting what the family resolves to.
     if (!kind || *kind == Kind::Accelerator)
-      for (const auto& [k, members] : by_family_) {
-        auto def = std::find_if(members.begin(), members.end(),
-                                [&](std::size_t i) { return corpus_.records[i].data.value("family_default", false); });
-        if (to_id.emplace(k, corpus_.records[def != members.end() ? *def : members.front()].id).second) names.push_back(k);
-      }
+      for (const auto& [k, members] : by_family_)
+        if (to_id.emplace(k, corpus_.records[family_default(members)].id).second) names.push_back(k);
   }
   return it->second;  // std::map nodes stay put as other slots are added
 }

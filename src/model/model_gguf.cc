@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "qsel/core/errors.h"
-#include "qsel/core/text.h"
 #include "qsel/model/model_spec.h"
 #include "qsel/model/shape_limits.h"
 

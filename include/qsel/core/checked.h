@@ -9,6 +9,10 @@
 
 namespace qsel {
 
+// Elements in one tensor, for both readers (2^50 F32 is 4 PiB; the largest real
+// tensors hold about 2^32).
+inline constexpr std::uint64_t kMaxTensorElements = 1ull << 50;
+
 inline std::optional<std::uint64_t> checked_mul(std::uint64_t a, std::uint64_t b) {
   std::uint64_t out = 0;
   if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;

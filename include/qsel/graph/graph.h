@@ -84,6 +84,8 @@ class Graph {
   struct SuggestionIndex;
   std::shared_ptr<SuggestionIndex> suggestion_index_;
   const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>& suggestion_names(std::optional<Kind> kind) const;
+  // The member a family name resolves to: the one marked family_default, else the first.
+  std::size_t family_default(const std::vector<std::size_t>& members) const;
 };
 
 // What the graph reads of records besides id, name, aliases and references
