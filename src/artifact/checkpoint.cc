@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "qsel/artifact/binary_file.h"
+#include "qsel/artifact/read_budget.h"
 #include "qsel/artifact/safetensors.h"
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
@@ -34,8 +35,10 @@ constexpr std::uint64_t kMaxHeaderTotal = 256ull << 20;
 
 // The tensors of a checkpoint read so far, and what their headers cost.
 struct Reading {
+  explicit Reading(ReadLimits limits) : budget(limits) {}
   std::unordered_map<std::string, std::string> where;  // tensor name -> the file it came from
   std::uint64_t header_bytes = 0;
+  ReadBudget budget;  // bytes actually read and the time, over every file
 };
 
 void spend(Reading& r, std::uint64_t bytes, const std::string& file) {
@@ -96,7 +99,7 @@ void read_config(const FileTree& t, Checkpoint& c) {
 }
 
 void add_safetensors(const ByteSource& file, Checkpoint& c, Reading& r) {
-  SafetensorsFile s = read_safetensors(file);
+  SafetensorsFile s = read_safetensors(BudgetedSource(file, r.budget));
   c.read.push_back(file.path());
   spend(r, 8 + s.header_size, file.path());
   if (c.tensors.size() + s.tensors.size() > kMaxTensors)
@@ -106,7 +109,7 @@ void add_safetensors(const ByteSource& file, Checkpoint& c, Reading& r) {
 }
 
 void add_gguf(const ByteSource& file, Checkpoint& c, Reading& r) {
-  c.gguf = read_gguf(file);
+  c.gguf = read_gguf(BudgetedSource(file, r.budget));
   c.read.push_back(file.path());
   spend(r, c.gguf->data_offset, file.path());
   c.kind = "gguf";
@@ -227,14 +230,14 @@ class LocalTree final : public FileTree {
 
 }  // namespace
 
-Checkpoint read_checkpoint_tree(const FileTree& t) {
+Checkpoint read_checkpoint_tree(const FileTree& t, ReadLimits limits) {
   Checkpoint c;
   c.path = t.root();
   if (t.has("config.json")) read_config(t, c);
   find_quantization_config(t, c);
   if (t.has("hf_quant_config.json")) c.hf_quant_config = read_json(t, "hf_quant_config.json", "hf_quant_config.json", c);
   Shards index = shards(t, c);
-  Reading r;
+  Reading r(limits);
   for (const auto& f : index.files) add_safetensors(*t.open(f), c, r);
   check_index(index, r, c);
   if (!index.files.empty()) {
@@ -255,14 +258,14 @@ Checkpoint read_checkpoint_tree(const FileTree& t) {
   return c;
 }
 
-Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts) {
+Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts, ReadLimits limits) {
   if (parts.empty()) throw UsageError("no GGUF file to read");
   Checkpoint c;
   c.path = parts[0]->path();
-  Reading r;
+  Reading r(limits);
   add_gguf(*parts[0], c, r);
   for (std::size_t i = 1; i < parts.size(); ++i) {  // a split file: each part carries its own tensors' infos
-    GgufFile g = read_gguf(*parts[i]);
+    GgufFile g = read_gguf(BudgetedSource(*parts[i], r.budget));
     c.read.push_back(parts[i]->path());
     spend(r, g.data_offset, parts[i]->path());
     if (c.tensors.size() + g.tensors.size() > kMaxTensors)
@@ -301,14 +304,14 @@ namespace {
 Checkpoint read_any(const std::string& path) {
   std::error_code ec;
   fs::path p(path);
-  if (fs::is_directory(p, ec)) return read_checkpoint_tree(LocalTree(p));
+  if (fs::is_directory(p, ec)) return read_checkpoint_tree(LocalTree(p), ReadLimits::local());
   bool there = fs::exists(p, ec);
   if (ec) throw UsageError(fmt::format("{}: cannot read: {}", path, ec.message()));  // ENAMETOOLONG is not "no such file"
   if (!there) throw UsageError(fmt::format("{}: no such file or folder", path));
   Checkpoint c;
   c.path = path;
   std::string ext = to_lower(p.extension().string());
-  Reading r;
+  Reading r(ReadLimits::local());
   if (ext == ".gguf" || gguf_magic(path)) {
     add_gguf(BinaryFile(path), c, r);
     return c;

@@ -38,7 +38,7 @@ Checkpoint read_ggufs(Hub& hub, const HubRepo& r, const std::vector<std::string>
     open.push_back(hub.open(r, *hf));
     parts.push_back(open.back().get());
   }
-  return read_gguf_checkpoint(parts);
+  return read_gguf_checkpoint(parts, ReadLimits::remote());
 }
 
 std::string tag_list(const HubRepo& r) {
@@ -55,7 +55,7 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
   out.remote = true;
   if (!ref.url.empty()) {
     auto src = hub.open_url(ref.url);
-    out.checkpoint = read_gguf_checkpoint({src.get()});
+    out.checkpoint = read_gguf_checkpoint({src.get()}, ReadLimits::remote());
     out.source = fmt::format("{} ({} request(s), {} answer(s) from the cache)", ref.url, hub.requests(), hub.cache_hits());
     return out;
   }
@@ -77,12 +77,12 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
       std::sort(parts.begin(), parts.end());
       out.checkpoint = read_ggufs(hub, r, parts);
     } else if (ref.file == "config.json" || ref.file.ends_with(".safetensors") || ref.file.ends_with(".index.json")) {
-      out.checkpoint = read_checkpoint_tree(tree);  // a file of the checkpoint: the checkpoint
+      out.checkpoint = read_checkpoint_tree(tree, ReadLimits::remote());  // a file of the checkpoint: the checkpoint
     } else {
       throw UsageError(fmt::format("{}: qsel reads a repository, its config.json or a .gguf file, not {}", r.repo, quote_value(ref.file)));
     }
   } else if (!tree.files_with_ext(".safetensors").empty() || tree.has("config.json") || tree.has("model.safetensors.index.json")) {
-    out.checkpoint = read_checkpoint_tree(tree);
+    out.checkpoint = read_checkpoint_tree(tree, ReadLimits::remote());
   } else {
     std::vector<std::string> ggufs;
     for (const auto& f : r.files)

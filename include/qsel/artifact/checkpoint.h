@@ -14,6 +14,7 @@
 
 #include "qsel/artifact/binary_file.h"
 #include "qsel/artifact/gguf.h"
+#include "qsel/artifact/read_budget.h"
 
 namespace qsel {
 
@@ -54,10 +55,11 @@ class FileTree {
 
 // The folder reading of read_checkpoint over any tree: config.json, the
 // quantization configs, the shard index and each shard's header, else one .gguf.
-Checkpoint read_checkpoint_tree(const FileTree& tree);
+// `limits` bound the whole read (artifact/read_budget.h).
+Checkpoint read_checkpoint_tree(const FileTree& tree, ReadLimits limits = ReadLimits::local());
 // One GGUF file (local or remote) as a checkpoint; the parts of a split file
 // in order (the first holds the metadata, each its own tensors).
-Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts);
+Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts, ReadLimits limits = ReadLimits::local());
 
 // True when `path` names something read_checkpoint reads (an existing file or
 // folder); recommend's --model takes a record id otherwise.
