@@ -10,7 +10,7 @@ seconds=${1:-600}
 shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub checkpoint_folder)
-build=build-san
+build=${QSEL_FUZZ_BUILD:-build-san}
 [ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
 seeds="$build/fuzz/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub,checkpoint_folder}
