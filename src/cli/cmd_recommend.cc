@@ -84,7 +84,7 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   if (a.top < 1) throw UsageError(fmt::format("--top must be at least 1, got {} (--all shows every row)", a.top));
   Query q;
   if (a.vram_given && !(a.spec.vram_gb >= 0.5 && a.spec.vram_gb <= 100000))
-    throw UsageError(fmt::format("--vram: expected GB between 0.5 and 100000, got {:g}", a.spec.vram_gb));
+    throw UsageError(fmt::format("--vram: expected GiB between 0.5 and 100000, got {:g}", a.spec.vram_gb));
   if (a.bandwidth_given && !(a.spec.bandwidth_gbs >= 1 && a.spec.bandwidth_gbs <= 1000000))
     throw UsageError(fmt::format("--bandwidth: expected GB/s between 1 and 1000000, got {:g}", a.spec.bandwidth_gbs));
   GpuSpec spec = a.spec;
@@ -113,13 +113,13 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   if (!a.headroom.empty()) parse_headroom(a.headroom, q);
   if (a.ram_gb != 0 || a.ram_bandwidth != 0) {
     if (a.ram_gb != 0 && !(a.ram_gb >= 1 && a.ram_gb <= 65536))
-      throw UsageError(fmt::format("--ram: expected GB of system RAM from 1 to 65536, got {:g}", a.ram_gb));
+      throw UsageError(fmt::format("--ram: expected GiB of system RAM from 1 to 65536, got {:g}", a.ram_gb));
     if (a.ram_bandwidth != 0 && !(a.ram_bandwidth >= 1 && a.ram_bandwidth <= 100000))
       throw UsageError(fmt::format("--ram-bandwidth: expected GB/s from 1 to 100000, got {:g}", a.ram_bandwidth));
     Host h = default_host();
-    if (a.ram_gb != 0) h.ram_gb = a.ram_gb;
+    if (a.ram_gb != 0) h.ram_gb = a.ram_gb * kGiBInGB;  // as sold: binary
     if (a.ram_bandwidth != 0) h.ram_bandwidth_gbs = a.ram_bandwidth;
-    h.source = fmt::format("{} GB of RAM ({}) at {:g} GB/s ({})", h.ram_gb, a.ram_gb != 0 ? "--ram" : "default",
+    h.source = fmt::format("{:g} GiB ({:.1f} GB) of RAM ({}) at {:g} GB/s ({})", h.ram_gb / kGiBInGB, h.ram_gb, a.ram_gb != 0 ? "--ram" : "default",
                            h.ram_bandwidth_gbs, a.ram_bandwidth != 0 ? "--ram-bandwidth" : "default: dual-channel DDR5-5600");
     q.host = h;
   }
@@ -147,7 +147,7 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
                  "GPU: id, alias or common spelling (h100, \"RTX 3090\", a100-40gb, m3-max-36gb); auto = this machine's "
                  "GPUs (nvidia-smi, amd-smi/rocm-smi, sysctl); custom = one you describe with --vram and --target")
       ->required();
-  sub.add_option("--vram", a.spec.vram_gb, "Memory of a part qsel does not know (or in place of a known part's), in GB as the vendor labels it: 24")
+  sub.add_option("--vram", a.spec.vram_gb, "Memory of a part qsel does not know (or in place of a known part's), in GiB, the unit vendors mean by a card's \"24 GB\": 24")
       ->each([&a](const std::string&) { a.vram_given = true; });
   sub.add_option("--bandwidth", a.spec.bandwidth_gbs, "Memory bandwidth of a described part, GB/s: 936")
       ->each([&a](const std::string&) { a.bandwidth_given = true; });
@@ -178,8 +178,8 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--headroom", a.headroom,
                  "Memory a fit must leave free per GPU: GB (2) or a percent of the part (10%); default: the engine's own "
                  "fitting margin, else 1 GiB (llama.cpp's --fit-target). Inside it a fit is \"tight\"");
-  sub.add_option("--ram", a.ram_gb, "System RAM in GB, for plans that keep part of the model there (llama.cpp -ngl, --n-cpu-moe); "
-                                    "default 32, or what --gpu auto reads");
+  sub.add_option("--ram", a.ram_gb, "System RAM in GiB, the unit it is sold in (a \"64 GB\" machine: 64), for plans that keep part of the "
+                                    "model there (llama.cpp -ngl, --n-cpu-moe); default 32, or what --gpu auto reads");
   sub.add_option("--ram-bandwidth", a.ram_bandwidth, "System RAM bandwidth in GB/s (dual-channel DDR4-3200: 51.2, DDR5-5600: 89.6; "
                                                       "default 89.6)");
   sub.add_option("--min-tok-s", a.min_tok_s, "Offload plans forecast below this many decode tokens per second rank as slow; default 2");

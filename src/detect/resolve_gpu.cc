@@ -80,7 +80,7 @@ GpuArg of_custom(const Graph& g, const CustomPart& c, std::string note) {
 
 std::string spec_words(const GpuSpec& s) {
   std::vector<std::string> w;
-  if (s.vram_gb > 0) w.push_back(fmt::format("{:g} GB (--vram)", s.vram_gb));
+  if (s.vram_gb > 0) w.push_back(fmt::format("{:g} GiB (--vram)", s.vram_gb));
   if (s.bandwidth_gbs > 0) w.push_back(fmt::format("{:g} GB/s (--bandwidth)", s.bandwidth_gbs));
   if (!s.target.empty()) w.push_back(fmt::format("{} (--target)", s.target));
   return fmt::format("{}", fmt::join(w, ", "));

@@ -71,6 +71,7 @@ ojson accelerator_json(const Query& q) {
   const Record& a = *q.accelerator;
   ojson j = {{"id", a.id}, {"name", a.name}, {"target", q.target->id}, {"vendor", a.str("vendor")},
              {"memory_gb", a.data.value("memory_gb", nlohmann::json())},
+             {"memory_unit", a.str("memory_unit") == "GB" ? "GB" : "GiB"},
              {"memory_bandwidth_gbs", a.data.value("memory_bandwidth_gbs", nlohmann::json())}, {"count", q.count}};
   if (a.data.value("user_described", false)) {
     j["user_described"] = true;

@@ -17,7 +17,14 @@ using ojson = nlohmann::ordered_json;
 
 std::string gb(const ojson& v) { return v.is_number() ? fmt::format("{:.1f} GB", v.get<double>()) : "-"; }
 
-std::string capacity(const ojson& v) { return v.is_number() ? fmt::format("{:g} GB", v.get<double>()) : "memory unknown"; }
+// A capacity as its vendor labels it, and in GB where the label is binary (docs/memory.md: one unit on
+// screen, GB = 10^9 bytes; a vendor's "80 GB" of HBM is 80 GiB).
+std::string capacity(const ojson& a) {
+  const ojson& v = a["memory_gb"];
+  if (!v.is_number()) return "memory unknown";
+  if (a.value("memory_unit", std::string("GiB")) == "GB") return fmt::format("{:g} GB", v.get<double>());
+  return fmt::format("{:g} GiB = {:.1f} GB", v.get<double>(), v.get<double>() * 1.073741824);
+}
 
 std::string tbs(const ojson& gbs) { return gbs.is_number() ? fmt::format("{:.2f} TB/s", gbs.get<double>() / 1000) : "bandwidth unknown"; }
 
@@ -108,7 +115,7 @@ std::string header(const ojson& r) {
   const auto& a = r["accelerator"];
   std::string count = a["count"].get<int>() > 1 ? fmt::format("{} x ", a["count"].get<int>()) : "";
   std::string gpu = fmt::format("GPU    {}{} ({}, {}, {}, {})", count, a["name"].get<std::string>(), a["id"].get<std::string>(),
-                                a["target"].get<std::string>(), capacity(a["memory_gb"]), tbs(a["memory_bandwidth_gbs"]));
+                                a["target"].get<std::string>(), capacity(a), tbs(a["memory_bandwidth_gbs"]));
   if (a.contains("resolved")) gpu += "   " + a["resolved"].get<std::string>();
   const auto& q = r["query"];
   std::string model = fmt::format("Model  {}; context {}, batch {}", r["model"]["description"].get<std::string>(),

@@ -35,7 +35,7 @@ Host default_host() {
   // and 32 GB), the size a machine people run local models on usually has; dual-channel
   // DDR5-5600 (2 x 64 bit x 5600 MT/s = 89.6 GB/s) as on current desktops. --ram and
   // --ram-bandwidth replace both; --gpu auto reads the installed RAM.
-  return {32, 89.6, "default: 32 GB of dual-channel DDR5-5600 (89.6 GB/s); give --ram and --ram-bandwidth for this machine's"};
+  return {32 * kGiBInGB, 89.6, "default: 32 GiB (34.4 GB) of dual-channel DDR5-5600 (89.6 GB/s); give --ram and --ram-bandwidth for this machine's"};
 }
 
 bool can_offload(const Record* engine, const Record& a) {

@@ -105,7 +105,7 @@ TEST_CASE("resolve_gpu: custom parts run on a target's facts and say so", "[cli]
   CHECK(c.accelerator->data["memory_gb"] == 20);
   CHECK(c.accelerator->data["memory_bandwidth_gbs"] == 760);
   CHECK(c.accelerator->data["user_described"] == true);
-  CHECK(c.note == "user-described part: 20 GB (--vram), 760 GB/s (--bandwidth), sm86 (--target); every rule runs on sm86's "
+  CHECK(c.note == "user-described part: 20 GiB (--vram), 760 GB/s (--bandwidth), sm86 (--target); every rule runs on sm86's "
                   "facts, and no record checks these figures");
 
   GpuSpec named;
@@ -124,7 +124,7 @@ TEST_CASE("resolve_gpu: custom parts run on a target's facts and say so", "[cli]
   CHECK(o.target->id == "sm89");
   CHECK(o.accelerator->data["memory_gb"] == 48);
   CHECK(o.accelerator->data["memory_bandwidth_gbs"] == 1008);  // the record's, not given
-  CHECK(o.note == "user-described: \"4090\" is rtx-4090, with 48 GB (--vram); no record checks these figures");
+  CHECK(o.note == "user-described: \"4090\" is rtx-4090, with 48 GiB (--vram); no record checks these figures");
 }
 
 TEST_CASE("resolve_gpu: a custom part without what it needs is a usage error", "[cli][args][custom]") {

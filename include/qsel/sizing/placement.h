@@ -14,8 +14,11 @@
 namespace qsel {
 
 // The machine around the GPU.
+// GB (10^9 bytes) in one GiB: memory sold by its label ("32 GB" of RAM, "24 GB" of GDDR) is binary.
+inline constexpr double kGiBInGB = 1.073741824;
+
 struct Host {
-  double ram_gb = 0;             // installed system RAM
+  double ram_gb = 0;             // installed system RAM, GB
   double ram_bandwidth_gbs = 0;  // what a decode step streams from RAM at (theoretical)
   std::string source;            // "--ram 64", "detected: /proc/meminfo", "default: …"
   double usable_gb() const;      // what the model may take: RAM less the OS reserve
