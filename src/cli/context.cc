@@ -23,6 +23,7 @@ Style Context::style() const {
   // A colour choice forced by --color always or FORCE_COLOR applies to any stream (tests, --output-file).
   bool tty = out == &std::cout && isatty(STDOUT_FILENO) != 0;
   s.color = want_color(color, tty, std::getenv("NO_COLOR"), std::getenv("FORCE_COLOR"), std::getenv("TERM"));
+  s.width = terminal_width(std::getenv("COLUMNS"), out == &std::cout ? STDOUT_FILENO : -1);
   return s;
 }
 

@@ -2,6 +2,8 @@
 // by engine are one row; each warning is printed once, naming the rows it
 // applies to; warnings that hold only under a condition the user has not stated
 // collapse to one line unless -v.
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -16,6 +18,9 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 std::string gb(const ojson& v) { return v.is_number() ? fmt::format("{:.1f} GB", v.get<double>()) : "-"; }
+
+// A table cell under a "GB" header.
+std::string num(const ojson& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : "-"; }
 
 // A capacity as its vendor labels it, and in GB where the label is binary (docs/memory.md: one unit on
 // screen, GB = 10^9 bytes; a vendor's "80 GB" of HBM is 80 GiB).
@@ -33,30 +38,36 @@ double ceiling_value(const ojson& c) {
   return k > 0 && m > 0 ? std::min(m, k) : m;
 }
 
-// The calibrated forecast where one exists, else the ceiling marked as such.
+// The calibrated forecast where one exists, else the ceiling marked as such (a cell under "tok/s").
 std::string ceiling(const ojson& c) {
-  if (c.contains("forecast")) return fmt::format("~{:.0f} tok/s", c["forecast"]["decode_tok_s"].get<double>());
+  if (c.contains("forecast")) return fmt::format("~{:.0f}", c["forecast"]["decode_tok_s"].get<double>());
   double v = ceiling_value(c);
-  return v > 0 ? fmt::format("≤{:.0f} tok/s", v) : "-";
+  return v > 0 ? fmt::format("≤{:.0f}", v) : "-";
 }
+
+constexpr std::string_view kOtherModel = " (other model)";
 
 std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
 
-// The measured quality cost as a table cell, or the evidence grade when nothing is measured.
+// The measured quality cost as a table cell ("*": measured on another model, a
+// footnote under the table), or the evidence grade when nothing is measured.
 std::string quality_cell(const ojson& c) {
   if (!c.contains("quality")) return c["evidence_grade"].get<std::string>();
-  return c["quality"]["summary"].get<std::string>();
+  std::string s = c["quality"]["summary"].get<std::string>();
+  if (auto at = s.find(kOtherModel); at != std::string::npos) s.replace(at, kOtherModel.size(), "*");
+  return s;
 }
 
-// Candidates that differ only by engine, adjacent in the ranking, share a row.
+// Adjacent candidates whose format, path and figures are the same share a row,
+// whatever their engines and kernels.
 struct Group {
   std::vector<std::size_t> members;  // indexes into candidates
 };
 
 std::string group_key(const ojson& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", c["format"].dump(), c["kernel"].dump(), c["path"].dump(),
-                     c.value("weights_gb", ojson()).dump(), c.value("kv_cache_gb", ojson()).dump(), c.value("fit", ojson()).dump(),
-                     ceiling(c), c["contested"].dump(), c.value("kv_dtype", ojson()).dump());
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", c["format"].dump(), c["path"].dump(), c.value("weights_gb", ojson()).dump(),
+                     c.value("kv_cache_gb", ojson()).dump(), c.value("fit", ojson()).dump(), ceiling(c), quality_cell(c),
+                     c["contested"].dump(), c.value("kv_dtype", ojson()).dump());
 }
 
 std::vector<Group> groups_of(const ojson& cands) {
@@ -89,12 +100,13 @@ std::string ranks_text(const std::vector<std::size_t>& ranks) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// At most three engine names in a cell; the rest are counted (JSON lists them all).
-std::string engines_of(const ojson& cands, const Group& g) {
+// At most three names in a cell, each once; the rest are counted (JSON lists them all).
+std::string names_of(const ojson& cands, const Group& g, const char* key) {
   std::vector<std::string> names;
-  for (auto i : g.members) names.push_back(cell_text(cands[i]["engine"]));
-  if (names.size() <= 3) return fmt::format("{}", fmt::join(names, ", "));
-  return fmt::format("{} +{}", fmt::join(names.begin(), names.begin() + 3, ", "), names.size() - 3);
+  for (auto i : g.members)
+    if (std::string n = cell_text(cands[i][key]); std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  if (names.size() <= 3) return fmt::format("{}", fmt::join(names, "/"));
+  return fmt::format("{} +{}", fmt::join(names.begin(), names.begin() + 3, "/"), names.size() - 3);
 }
 
 std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st) {
@@ -105,41 +117,91 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
                     : f == "no"           ? st.red("no")
                     : f == "slow"         ? st.red("slow")
                                           : st.yellow(f);
-  std::string path = c["path"].get<std::string>() + (c["contested"].get<bool>() ? "?" : "");
+  std::string p = c["path"].get<std::string>();
+  std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() ? st.red("?") : "");
   return {rank_label(g), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
-          engines_of(cands, g), cell_text(c["kernel"]), path, gb(c.value("weights_gb", ojson())),
-          gb(c.value("kv_cache_gb", ojson())), gb(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
+          names_of(cands, g, "engine"), names_of(cands, g, "kernel"), path, num(c.value("weights_gb", ojson())),
+          num(c.value("kv_cache_gb", ojson())), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
 }
 
-std::string header(const ojson& r) {
+// The GPU, model and query lines, each wrapped under its label.
+std::string header(const ojson& r, std::size_t width) {
   const auto& a = r["accelerator"];
+  const std::string pad(7, ' ');
   std::string count = a["count"].get<int>() > 1 ? fmt::format("{} x ", a["count"].get<int>()) : "";
-  std::string gpu = fmt::format("GPU    {}{} ({}, {}, {}, {})", count, a["name"].get<std::string>(), a["id"].get<std::string>(),
-                                a["target"].get<std::string>(), capacity(a), tbs(a["memory_bandwidth_gbs"]));
-  if (a.contains("resolved")) gpu += "   " + a["resolved"].get<std::string>();
+  std::string out = wrap(fmt::format("{}{} ({}, {}, {}, {})", count, a["name"].get<std::string>(), a["id"].get<std::string>(),
+                                     a["target"].get<std::string>(), capacity(a), tbs(a["memory_bandwidth_gbs"])),
+                         width, "GPU    ", pad);
+  if (a.contains("resolved")) out += wrap(a["resolved"].get<std::string>(), width, pad, pad);
   const auto& q = r["query"];
-  std::string model = fmt::format("Model  {}; context {}, batch {}", r["model"]["description"].get<std::string>(),
-                                  q["context"].get<long>(), q["batch"].get<int>());
+  out += wrap(fmt::format("{}; context {}, batch {}", r["model"]["description"].get<std::string>(), q["context"].get<long>(),
+                          q["batch"].get<int>()),
+              width, "Model  ", pad);
   std::string engines = q["engines"].empty() ? "every engine" : fmt::format("{}", fmt::join(strings(q["engines"]), ", "));
-  std::string serving = fmt::format("Query  objective {}; {}; KV cache {}; speculative decoding {}; prefix caching {}{}",
-                                    q["objective"].get<std::string>(), engines, q["kv_cache"].get<std::string>(),
-                                    q["spec_decode"].get<std::string>(), q["prefix_caching"].get<bool>() ? "on" : "off",
-                                    q["portable"].get<bool>() ? "; portable" : "");
-  std::string out = gpu + "\n" + model + "\n" + serving + "\n";
-  const auto& cands = r["candidates"];
-  if (!cands.empty() && cands[0].contains("budget"))
-    out += fmt::format("Memory #1 {}\n", cands[0]["budget"]["statement"].get<std::string>());
+  out += wrap(fmt::format("objective {}; {}; KV cache {}; speculative decoding {}; prefix caching {}{}", q["objective"].get<std::string>(),
+                          engines, q["kv_cache"].get<std::string>(), q["spec_decode"].get<std::string>(),
+                          q["prefix_caching"].get<bool>() ? "on" : "off", q["portable"].get<bool>() ? "; portable" : ""),
+              width, "Query  ", pad);
   return out;
 }
 
+// A titled block: the title in an 11-column gutter, each line wrapped under it.
 std::string section(const std::string& title, const std::vector<std::string>& lines, const Style& st) {
   if (lines.empty()) return "";
   std::string out;
+  const std::string gutter(11, ' ');
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string label = i == 0 ? title : "";
-    out += st.bold(label) + std::string(label.size() < 10 ? 10 - label.size() : 0, ' ') + " " + lines[i] + "\n";
+    out += wrap(lines[i], st.width, st.bold(label) + std::string(label.size() < 10 ? 10 - label.size() : 0, ' ') + " ", gutter);
   }
   return out;
+}
+
+// What one GPU holds for a row, as figures: weights, KV cache, what the engine keeps for
+// itself, against the GPU's size; past it, what lives in system RAM or does not fit.
+struct Bar {
+  double weights = 0, kv = 0, own = 0, device = 0;
+  std::string tail;  // the figures in words
+  bool sized = false, over = false;
+};
+
+Bar bar_of(const ojson& c) {
+  Bar b;
+  if (!c.contains("budget") || !c["weights_gb"].is_number()) return b.tail = "not sized", b;
+  b.device = c["budget"].value("total_gb", 0.0);
+  if (b.device <= 0) return b.tail = "GPU memory unknown", b;
+  b.sized = true;
+  int tp = std::max(1, c.value("tensor_parallel", 1));
+  b.weights = c["weights_gb"].get<double>() / tp;
+  b.kv = c.value("kv_cache_gb", 0.0) / tp;
+  b.own = std::max(0.0, b.device - c["budget"].value("for_model_gb", 0.0) / tp);
+  if (c.contains("placement") && c["placement"].is_object()) {  // part in system RAM: the GPU side drawn, the RAM side said
+    double vram = c["placement"].value("vram_gb", 0.0), total = b.weights + b.kv;
+    b.weights = total > 0 ? vram * b.weights / total : vram;
+    b.kv = vram - b.weights;
+    b.tail = fmt::format("{:.1f} GB on the GPU + {:.1f} GB in system RAM", vram, c["placement"].value("ram_gb", 0.0));
+    return b;
+  }
+  double used = b.weights + b.kv + b.own;
+  b.over = used > b.device * 1.0005;
+  b.tail = b.over ? fmt::format("{:.1f} GB, {:.1f} GB over the GPU's {:.1f}", used, used - b.device, b.device)
+                  : fmt::format("{:.1f} of {:.1f} GB", used, b.device);
+  return b;
+}
+
+std::string draw(const Bar& b, std::size_t width, const Style& st) {
+  if (!b.sized) return st.dim(b.tail);
+  auto cells = [&](double gb) { return static_cast<std::size_t>(std::lround(gb / b.device * static_cast<double>(width))); };
+  std::size_t w = std::min(cells(b.weights), width);
+  std::size_t k = std::min(cells(b.kv), width - w);
+  std::size_t e = std::min(cells(b.own), width - w - k);
+  auto run = [](std::size_t n, const char* glyph) {
+    std::string r;
+    for (std::size_t i = 0; i < n; ++i) r += glyph;
+    return r;
+  };
+  return st.cyan(run(w, "█")) + st.yellow(run(k, "▓")) + st.dim(run(e, "▒")) + st.dim(run(width - w - k - e, "·")) +
+         (b.over ? st.red("▶") : " ") + " " + (b.over ? st.red(b.tail) : b.tail);
 }
 
 struct SeenWarning {
@@ -206,6 +268,25 @@ std::vector<std::string> exclusions(const ojson& r, bool verbose) {
   return out;
 }
 
+// Without -v: what each rule left out, by name, on one line ("Rule 1: modelopt, nvfp4 on trtllm · …").
+std::string exclusion_summary(const ojson& r) {
+  std::vector<std::string> rules;
+  std::map<std::string, std::vector<std::string>> names;  // rule -> "format on engine", each once
+  for (const auto& e : r["excluded"]) {
+    std::string rule = e["rule"].get<std::string>();
+    if (!names.count(rule)) rules.push_back(rule);
+    std::string who = e["engine"].is_null() ? e["format"].get<std::string>()
+                      : e["format"].is_null() ? e["engine"].get<std::string>()
+                                                : fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
+    auto& v = names[rule];
+    if (std::find(v.begin(), v.end(), who) == v.end()) v.push_back(who);
+  }
+  std::sort(rules.begin(), rules.end());
+  std::vector<std::string> parts;
+  for (const auto& rule : rules) parts.push_back(fmt::format("{}: {}", rule_label(rule), fmt::join(names[rule], ", ")));
+  return fmt::format("{} (-v gives each reason)", fmt::join(parts, " · "));
+}
+
 std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_t shown) {
   std::vector<std::string> out = strings(r["unknowns"]);
   std::map<std::string, std::vector<std::size_t>> conflicts;
@@ -235,14 +316,54 @@ std::string severity_text(const ojson& w, const Style& st) {
 }
 
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
-  std::string out = header(r) + "\n";
+  std::string out = header(r, st.width) + "\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
-  Table t({"#", "format", "engine", "kernel", "path", "weights", "KV", "total", "fits", "decode", "quality"});
-  for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
+  enum { kRank, kFormat, kEngine, kKernel, kPath, kWeights, kKv, kTotal, kFits, kDecode, kQuality };
+  Table t({"#", "format", "engine", "kernel", "path", "weights GB", "KV GB", "total GB", "fits", "tok/s", "quality"});
+  bool other_model = false;
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g) {
+    t.add(row(cands, groups[g], st));
+    other_model = other_model || quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos;
+  }
+  std::size_t natural = t.natural_width(1);
+  t.fit(st.width, 1, {kKernel, kKv, kWeights, kPath}, {{kQuality, 12}, {kEngine, 12}, {kFormat, 16}});
   out += t.render(1);
-  if (cands.size() > shown) out += st.dim(fmt::format(" … {} more (--all, or --format json)\n", cands.size() - shown));
+  std::vector<std::string> below;
+  if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));
+  if (other_model) below.push_back("* measured on another model (Why #1 and --format json name it)");
+  if (auto dropped = t.dropped(); !dropped.empty())
+    below.push_back(fmt::format("{}: shown from {} columns (a wider terminal, or COLUMNS={}); --format json has every field",
+                                fmt::join(dropped, ", "), natural, natural));
+  for (const auto& l : below) out += st.dim(wrap(l, st.width, " ", "   "));
+  if (groups.size() > 0 && top > 0) {
+    // Rows whose bars are the same share a line; the bar takes what the labels and figures leave.
+    std::vector<std::pair<std::vector<std::size_t>, Bar>> lines;
+    for (std::size_t g = 0; g < groups.size() && g < top; ++g) {
+      Bar b = bar_of(cands[groups[g].members.front()]);
+      auto same = [&](const auto& l) {
+        return l.second.tail == b.tail && std::lround(l.second.weights * 10) == std::lround(b.weights * 10) &&
+               std::lround(l.second.kv * 10) == std::lround(b.kv * 10) && std::lround(l.second.own * 10) == std::lround(b.own * 10);
+      };
+      auto it = std::find_if(lines.begin(), lines.end(), same);
+      if (it == lines.end()) it = lines.insert(lines.end(), {{}, b});
+      for (auto m : groups[g].members) it->first.push_back(m);
+    }
+    std::size_t label = 0, tail = 0;
+    for (const auto& [ranks, b] : lines) label = std::max(label, visible_width(ranks_text(ranks))), tail = std::max(tail, visible_width(b.tail));
+    std::size_t room = st.width > label + tail + 5 ? st.width - label - tail - 5 : 0;
+    std::size_t bar = std::clamp<std::size_t>(room, 10, 40);
+    Table bars({"", ""});
+    for (const auto& [ranks, b] : lines) bars.add({ranks_text(ranks), draw(b, bar, st)});
+    int tp = cands[0].value("tensor_parallel", 1);
+    out += "\n" + st.bold("Memory") + fmt::format("     per GPU{}: {} weights  {} KV cache  {} the engine's own  {} free\n",
+                                                   tp > 1 ? fmt::format(" (#1 on {} GPUs)", tp) : "", st.cyan("█"), st.yellow("▓"),
+                                                   st.dim("▒"), st.dim("·"));
+    out += bars.render(1, false);
+    if (verbose && !cands.empty() && cands[0].contains("budget"))
+      out += section("", {"#1: " + cands[0]["budget"]["statement"].get<std::string>()}, st);
+  }
   out += "\n";
   if (!cands.empty()) {
     std::vector<std::string> why = strings(cands[0]["why"]);
@@ -255,9 +376,11 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);
   if (r.contains("tradeoffs")) out += section("Trade-off", strings(r["tradeoffs"]), st);
   out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
-  out += section("Excluded", exclusions(r, verbose), st);
+  if (!r["excluded"].empty()) out += section("Excluded", verbose ? exclusions(r, true) : std::vector<std::string>{exclusion_summary(r)}, st);
   out += section("Unknowns", unknowns(r, cands, shown), st);
-  std::vector<std::string> notes = strings(r["notes"]);
+  std::vector<std::string> notes;
+  for (const auto& n : strings(r["notes"]))
+    if (verbose || n.rfind("ranking —", 0) != 0) notes.push_back(n);  // the ranking's order of keys: -v
   for (const auto& n : strings(r["model"]["notes"])) notes.push_back(n);
   if (!cands.empty() && cands[0].contains("memory_notes"))
     for (const auto& n : strings(cands[0]["memory_notes"])) notes.push_back("#1: " + n);
@@ -268,12 +391,14 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
                                   f.value("decode_tok_s", 0.0), f.value("measurements", 0), f.value("basis", std::string()),
                                   f.value("efficiency", 0.0), cands[0].value("decode_ceiling_tok_s", 0.0)));
   }
-  notes.push_back("decode = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on this "
-                  "backend (docs/performance-model.md); ≤N where nothing is measured: the ceiling alone");
+  notes.push_back(verbose ? "tok/s = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on "
+                            "this backend (docs/performance-model.md); ≤N where nothing is measured: the ceiling alone"
+                          : "tok/s: ~N forecast from measurements, ≤N the bandwidth ceiling alone (docs/performance-model.md); "
+                            "-v gives the ranking's order and every exclusion's reason");
   out += section("Notes", notes, st);
   if (!cands.empty() && !cands[0]["checks"].empty()) {
     out += "\n" + st.bold("After deploying, verify (Rule 2):") + "\n";
-    for (const auto& c : cands[0]["checks"]) out += "  - " + c.get<std::string>() + "\n";
+    for (const auto& c : cands[0]["checks"]) out += wrap(c.get<std::string>(), st.width, "  - ", "    ");
   }
   return out;
 }

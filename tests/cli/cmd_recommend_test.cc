@@ -273,8 +273,9 @@ TEST_CASE("recommend e2e: a user-described part runs every rule and says whose f
   CHECK(j["candidates"][0]["budget"]["statement"].get<std::string>().find("24 GiB as given; the driver's total is unknown and may be a little less") !=
         std::string::npos);
   auto text = run_cli({"recommend", "--gpu", "custom", "--vram", "24", "--target", "sm86", "--model-size", "8b", "--no-color"});
-  CHECK(text.out.rfind("GPU    user-described GPU (custom, sm86, 24 GiB = 25.8 GB, bandwidth unknown)   user-described part: 24 GiB (--vram), sm86 "
-                       "(--target); every rule runs on sm86's facts, and no record checks these figures\n", 0) == 0);
+  CHECK(text.out.rfind("GPU    user-described GPU (custom, sm86, 24 GiB = 25.8 GB, bandwidth unknown)\n"
+                       "       user-described part: 24 GiB (--vram), sm86 (--target); every rule runs on sm86's facts, and\n"
+                       "       no record checks these figures\n", 0) == 0);
   CHECK(std::find(j["unknowns"].begin(), j["unknowns"].end(),
                   "a described part is on no format record's list: what runs there comes from engine kernel selection on sm86 only") !=
         j["unknowns"].end());

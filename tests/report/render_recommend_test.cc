@@ -1,0 +1,91 @@
+// recommend's text layout: it fits the terminal, rows with the same figures
+// share a line, and the long ranking and exclusion text waits for -v.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "qsel/report/table.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+
+namespace {
+
+// Lines of `text` wider than `width` visible characters, for the failure message.
+std::vector<std::string> wider_than(const std::string& text, std::size_t width) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
+    if (std::string l = text.substr(at, end - at); visible_width(l) > width) out.push_back(l);
+  return out;
+}
+
+const std::vector<std::vector<std::string>> kQueries = {
+    {"--gpu", "h100", "--model-size", "70b"},
+    {"--gpu", "rtx-3090", "--model-size", "70b"},
+    {"--gpu", "rtx-5090", "--model", "qwen3-32b", "--engine", "llama-cpp"},
+    {"--gpu", "m3-max-36gb", "--model-size", "8b", "--objective", "speed"},
+    {"--gpu", "mi355x", "--model", "deepseek-r1"},
+    {"--gpu", "h100", "--count", "8", "--model", "deepseek-r1", "--all"},
+};
+
+}  // namespace
+
+TEST_CASE("render_recommend: default text fits 100 columns, and COLUMNS when it is set", "[report][recommend]") {
+  for (const auto& q : kQueries) {
+    std::vector<std::string> args = {"recommend", "--no-color"};
+    args.insert(args.end(), q.begin(), q.end());
+    auto r = test::run_cli(args);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(wider_than(r.out, 100).empty());
+  }
+  std::string cmd = "recommend --no-color --gpu rtx-3090 --model-size 70b";
+  auto narrow = test::run_binary_env("env COLUMNS=80 ", cmd);
+  REQUIRE(narrow.code == 0);
+  CHECK(wider_than(narrow.out, 80) == std::vector<std::string>{});
+  auto wide = test::run_binary_env("env COLUMNS=200 ", cmd);
+  CHECK(wide.out.find(" #  format               engine     kernel         path     weights GB  KV GB  total GB  fits     tok/s  quality\n") !=
+        std::string::npos);
+  CHECK(wide.out.find("left out") == std::string::npos);
+  CHECK(wide.out.find("shown from") == std::string::npos);
+}
+
+TEST_CASE("render_recommend: candidates whose format, path and figures match share one row, whatever their engines and kernels",
+          "[report][recommend]") {
+  auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"});
+  CHECK(r.out.find("\n 3-5  awq (w4a16)            sglang/trtllm/vllm  dequant  42.5      yes    ~56    99.5% recovered*\n") !=
+        std::string::npos);
+  CHECK(r.out.find(" kernel, weights GB, KV GB: shown from 152 columns (a wider terminal, or COLUMNS=152); --format json\n") !=
+        std::string::npos);
+  // Bars that are the same are one line, naming every rank they stand for.
+  CHECK(r.out.find("\n #3-5, #7-9     ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
+  // JSON still has one entry per candidate, each with its own kernel.
+  auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
+  CHECK(j["candidates"][2]["kernel"] == "marlin");
+  CHECK(j["candidates"][3]["kernel"] == "trtllm-w4a16-gemm");
+  CHECK(j["candidates"][4]["kernel"] == "machete");
+}
+
+TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are behind -v", "[report][recommend]") {
+  std::vector<std::string> args = {"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"};
+  auto plain = test::run_cli(args);
+  args.push_back("-v");
+  auto verbose = test::run_cli(args);
+  CHECK(plain.out.find("ranking — objective quality") == std::string::npos);
+  CHECK(verbose.out.find("ranking — objective quality") != std::string::npos);
+  CHECK(plain.out.find("Excluded   Rule 1: llmcompressor-w4a8-int8 on vllm, modelopt on trtllm, mxfp4 on trtllm, nvfp4 on\n") !=
+        std::string::npos);
+  CHECK(plain.out.find("marks NVFP4 \".\" on Hopper") == std::string::npos);
+  CHECK(verbose.out.find("nvfp4 on trtllm — Rule 1: trtllm-quant-matrix marks NVFP4 \".\" on Hopper") != std::string::npos);
+  CHECK(verbose.out.find("#1: 85.5 GB per part (81559 MiB as the driver reports it); trtllm:") != std::string::npos);
+  CHECK(plain.out.find("GB per part (81559 MiB") == std::string::npos);
+}
+
+TEST_CASE("render_recommend: a memory bar per row: what one GPU holds, and what lives in system RAM", "[report][recommend]") {
+  auto r = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "70b"});
+  CHECK(r.out.find("Memory     per GPU: █ weights  ▓ KV cache  ▒ the engine's own  · free\n") != std::string::npos);
+  CHECK(r.out.find("\n #1  ████████████████████████████████████▓▓··  24.4 GB on the GPU + 18.6 GB in system RAM\n") != std::string::npos);
+  // A model past the GPU with nowhere else to go says by how much.
+  auto big = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "405b", "--engine", "vllm", "--all"});
+  CHECK(big.out.find("GB over the GPU's 25.8\n") != std::string::npos);
+}
