@@ -17,16 +17,25 @@ using json = nlohmann::ordered_json;
 // More records than Graphviz or Mermaid lay out in reasonable time (the 1,100-record
 // corpus took dot over four minutes): the drawing formats ask for a narrower selection.
 constexpr std::size_t kMaxDrawn = 600;
+// GitHub renders Mermaid blocks up to 50,000 characters (its maxTextSize) and shows an error past it.
+constexpr std::size_t kMaxMermaidChars = 50000;
 
 void print(Context& ctx, const json& result) {
   if (ctx.json()) return ctx.print_json(versioned(result));
   std::size_t nodes = result["nodes"].size();
   if ((ctx.format == "dot" || ctx.format == "mermaid") && nodes > kMaxDrawn)
     throw UsageError(fmt::format("the selection has {} records, more than {} can lay out in reasonable time (at most {}); narrow it "
-                                 "with --around ID, --kinds KIND,… (format,engine,kernel,matrix,target …), or use --format json",
+                                 "with --around ID, --kinds KIND,… (format,engine,kernel,matrix,target …), --edges LABEL,…, or use --format json",
                                  nodes, ctx.format == "dot" ? "Graphviz" : "Mermaid", kMaxDrawn));
   if (ctx.format == "dot") *ctx.out << render_graph_dot(result);
-  else if (ctx.format == "mermaid") *ctx.out << render_graph_mermaid(result);
+  else if (ctx.format == "mermaid") {
+    std::string text = render_graph_mermaid(result);
+    if (text.size() > kMaxMermaidChars)
+      throw UsageError(fmt::format("the Mermaid text is {} characters; GitHub renders at most {} (maxTextSize); narrow it with --around "
+                                   "ID, --kinds KIND,… or --edges LABEL,…, or use --format dot or json",
+                                   text.size(), kMaxMermaidChars));
+    *ctx.out << text;
+  }
   else *ctx.out << render_graph_text(terminal_safe(result), ctx.style());
 }
 
@@ -37,6 +46,9 @@ Runner setup_graph(CLI::App& sub, Context& ctx) {
   sub.add_option("--around", o->around, "Only the records within --depth hops of this id or alias (edges followed both ways)");
   CLI::Option* depth = sub.add_option("--depth", o->depth, "Hops from --around (default 1)");
   sub.add_option("--kinds", o->kinds, "Only records of these kinds (format,engine,kernel,matrix,target,accelerator,benchmark …)")
+      ->delimiter(',');
+  sub.add_option("--edges", o->edges, "Only edges with these labels and the records they join (native-on,emulated-on,serves …; "
+                                      "qsel graph --format json lists them)")
       ->delimiter(',');
   return [o, depth, &ctx]() {
     require_format(ctx, "graph");

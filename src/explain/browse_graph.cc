@@ -1,6 +1,7 @@
 // qsel graph: the record graph, or the neighbourhood of one record, as nodes and edges.
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -9,6 +10,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/explain/browse.h"
+#include "qsel/rules/verdict.h"
 
 namespace qsel {
 namespace {
@@ -27,6 +29,21 @@ std::vector<Kind> parse_kinds(const std::vector<std::string>& names) {
       throw UsageError(fmt::format("--kinds: unknown kind {}; expected {}", quote_value(n), fmt::join(valid, ", ")));
     }
     out.push_back(it->kind);
+  }
+  return out;
+}
+
+// --edges: labels the corpus's graph has, else a usage error naming them.
+std::set<std::string> edge_labels(const Graph& g, const std::vector<std::string>& asked) {
+  if (asked.empty()) return {};
+  std::set<std::string> known;
+  for (std::size_t i = 0; i < g.records().size(); ++i)
+    for (const Edge* e : g.out_edges(i)) known.insert(std::string(e->label));
+  std::set<std::string> out;
+  std::vector<std::string> all(known.begin(), known.end());
+  for (const auto& a : asked) {
+    require_one_of(a, all, "edge label (--edges)");
+    out.insert(a);
   }
   return out;
 }
@@ -80,16 +97,63 @@ bool drawn(const Edge& e, std::size_t n, const std::vector<int>& dist, int outer
   return outer == kUnreached || dist[n] < outer || dist[*e.to] < outer;
 }
 
+// Edges that claim how a format runs on a part (a format's native_support and
+// emulated_support, an accelerator's census), and the path each claims.
+const char* claimed_path(std::string_view label) {
+  if (label == "native-on" || label == "census-native") return "native";
+  if (label == "emulated-on" || label == "census-emulated") return "emulated";
+  return nullptr;
+}
+
+// qsel's verdict for a format on a part, as explain F --on PART gives it (rules/verdict.h), once per pair.
+class Verdicts {
+ public:
+  explicit Verdicts(const Graph& g) : g_(g) {}
+  const std::string& of(const Record& format, const Record& part) {
+    auto key = std::pair(format.id, part.id);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    Query q;
+    q.accelerator = &part;
+    q.target = g_.find(part.str("target"));
+    std::string v = q.target ? format_verdict(g_, q, format).value : "unknown";
+    return memo_[key] = v;
+  }
+
+ private:
+  const Graph& g_;
+  std::map<std::pair<std::string, std::string>, std::string> memo_;
+};
+
+// A support edge's claim beside qsel's verdict for the pair.
+void add_verdict(json& edge, const Graph& g, std::size_t from, const Edge& e, Verdicts& verdicts) {
+  const char* claim = claimed_path(e.label);
+  if (!claim || !e.to) return;
+  const Record& a = g.record(from);
+  const Record& b = g.record(*e.to);
+  const Record* format = a.kind == Kind::Format ? &a : b.kind == Kind::Format ? &b : nullptr;
+  const Record* part = a.kind == Kind::Accelerator ? &a : b.kind == Kind::Accelerator ? &b : nullptr;
+  if (!format || !part) return;
+  const std::string& v = verdicts.of(*format, *part);
+  edge["verdict"] = v;
+  // "emulated" in a record (its census's word) means it runs without the format's own
+  // matrix unit: qsel's dequant (weights upcast) and emulated paths both.
+  edge["agrees"] = std::string_view(claim) == "native" ? v == "native" : (v == "emulated" || v == "dequant");
+}
+
 // Edges out of the selected records that are drawn, plus dangling ones; repeats dropped.
-json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std::vector<int>& dist, int outer, json& missing) {
+json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std::vector<int>& dist, int outer, json& missing,
+                const std::set<std::string>& labels) {
   json edges = json::array();
   std::set<std::tuple<std::size_t, std::string, std::string>> seen;
   std::set<std::string> missing_ids;
+  Verdicts verdicts(g);
   for (std::size_t n : nodes)
     for (const Edge* e : g.out_edges(n)) {
       if (!drawn(*e, n, dist, outer)) continue;
+      if (!labels.empty() && !labels.count(std::string(e->label))) continue;
       if (!seen.insert({n, e->to_id, std::string(e->label)}).second) continue;
       json edge = {{"from", g.record(n).id}, {"to", e->to_id}, {"label", e->label}};
+      add_verdict(edge, g, n, *e, verdicts);
       if (!e->to) {
         edge["missing"] = true;
         if (missing_ids.insert(e->to_id).second)
@@ -117,13 +181,24 @@ json graph_answer(const Graph& g, const GraphQuery& o) {
       if (std::find(keep.begin(), keep.end(), g.record(i).kind) == keep.end() && g.records()[i].id != (root ? root->id : ""))
         dist[i] = kUnreached;
   }
+  std::set<std::string> labels = edge_labels(g, o.edges);
+  if (!labels.empty()) {  // only the records an edge of those labels touches (and the root)
+    std::vector<bool> touched(dist.size(), false);
+    for (std::size_t i = 0; i < dist.size(); ++i) {
+      if (dist[i] == kUnreached) continue;
+      for (const Edge* e : g.out_edges(i))
+        if (labels.count(std::string(e->label)) && e->to && dist[*e->to] != kUnreached) touched[i] = touched[*e->to] = true;
+    }
+    for (std::size_t i = 0; i < dist.size(); ++i)
+      if (!touched[i] && !(root && g.records()[i].id == root->id)) dist[i] = kUnreached;
+  }
   auto nodes = ordered(g, dist);
   json node_list = json::array(), missing = json::array();
   for (std::size_t n : nodes) {
     const Record& r = g.record(n);
     node_list.push_back({{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"distance", dist[n]}});
   }
-  json edges = edges_json(g, nodes, dist, root ? o.depth : kUnreached, missing);
+  json edges = edges_json(g, nodes, dist, root ? o.depth : kUnreached, missing, labels);
   for (auto& m : missing) node_list.push_back(m);
   return {{"root", root ? json(root->id) : json()}, {"depth", root ? json(o.depth) : json()},
           {"node_count", node_list.size()}, {"edge_count", edges.size()}, {"nodes", node_list}, {"edges", edges}};

@@ -163,8 +163,7 @@ Keep by_verdict(const Graph& g, const std::string& value, const char* path, std:
     q.accelerator = gpu.accelerator;
     q.target = gpu.target;
     q.described_part = gpu.owned;
-    q.formats = {f.id};
-    return verdict_for(deliberate(g, q), f).value == want;
+    return format_verdict(g, q, f).value == want;
   };
 }
 

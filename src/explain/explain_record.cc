@@ -62,11 +62,10 @@ ojson explain_part(const Graph& g, const Record& r) {
   Query q;
   q.accelerator = r.kind == Kind::Accelerator ? &r : nullptr;
   q.target = target;
-  Deliberation d = deliberate(g, q);
   ojson by = ojson::object();
-  for (const Record* f : g.of_kind(Kind::Format)) {
+  for (const Record* f : g.of_kind(Kind::Format)) {  // each as explain F --on this part says (rules/verdict.h)
     if (f->str("regime") == "kv-cache" || f->str("scheme") == "category") continue;
-    Verdict v = verdict_for(d, *f);
+    Verdict v = format_verdict(g, q, *f);
     by[v.value].push_back(f->id);
   }
   j["target"] = target->id;
@@ -82,7 +81,7 @@ ojson explain_part(const Graph& g, const Record& r) {
     }
     j["census"] = {{"native", native}, {"emulated", emulated}, {"recorded", r.data.value("census", json::object())}};
   }
-  j["unknowns"] = d.unknowns;
+  j["unknowns"] = deliberate(g, q).unknowns;  // what the target as a whole leaves unrecorded
   return j;
 }
 

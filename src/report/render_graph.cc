@@ -48,11 +48,24 @@ struct Drawn {
   bool missing = false;
 };
 
+// An edge's label, and qsel's verdict where the record's claim differs from it.
+std::string edge_label(const json& e) {
+  std::string label = str(e["label"]);
+  if (e.contains("agrees") && !e["agrees"].get<bool>()) label += " (qsel: " + str(e["verdict"]) + ")";
+  return label;
+}
+
+bool any_disagreement(const json& edges) {
+  return std::any_of(edges.begin(), edges.end(), [](const json& e) { return e.contains("agrees") && !e["agrees"].get<bool>(); });
+}
+
+constexpr const char* kVerdictLegend = "LABEL (qsel: V): the record claims LABEL; qsel's verdict for the pair (explain, list, recommend) is V";
+
 std::vector<Drawn> merged_edges(const json& edges) {
   std::vector<Drawn> out;
   std::map<std::tuple<std::string, std::string, bool>, std::size_t> at;
   for (const auto& e : edges) {
-    Drawn d{str(e["from"]), str(e["to"]), str(e["label"]), is_missing(e)};
+    Drawn d{str(e["from"]), str(e["to"]), edge_label(e), is_missing(e)};
     auto [it, fresh] = at.emplace(std::tuple(d.from, d.to, d.missing), out.size());
     if (fresh) out.push_back(d);
     else out[it->second].label += ", " + d.label;
@@ -105,7 +118,7 @@ std::string render_graph_text(const json& r, const Style& st) {
     std::vector<std::string> labels;
     std::map<std::string, std::vector<std::string>> targets;
     for (const json* e : out_of[id]) {
-      std::string label = str((*e)["label"]);
+      std::string label = edge_label(*e);
       if (!targets.count(label)) labels.push_back(label);
       targets[label].push_back(is_missing(*e) ? st.red(str((*e)["to"]) + " (missing)") : str((*e)["to"]));
     }
@@ -116,7 +129,9 @@ std::string render_graph_text(const json& r, const Style& st) {
   out += st.dim(fmt::format("{} nodes, {} edges", r["node_count"].get<std::size_t>(), r["edge_count"].get<std::size_t>()));
   int depth = r["depth"].is_number() ? r["depth"].get<int>() : 0;
   if (r["root"].is_string()) out += st.dim(fmt::format(" within {} hop{} of {}", depth, depth == 1 ? "" : "s", str(r["root"])));
-  return out + "\n";
+  out += "\n";
+  if (any_disagreement(r["edges"])) out += st.dim(std::string(kVerdictLegend)) + "\n";
+  return out;
 }
 
 // ---- Graphviz dot ----------------------------------------------------------------------------
@@ -141,6 +156,27 @@ std::string dot_node(const json& n, const json& root) {
 constexpr std::size_t kLargeGraphEdges = 200;
 constexpr int kLargeGraphNsLimit = 5;
 
+// A legend cluster: one node per kind drawn, in its colours, and what the edge marks mean.
+std::string dot_legend(const json& r) {
+  std::vector<std::string> kinds;
+  bool missing = false;
+  for (const auto& n : r["nodes"]) {
+    if (is_missing(n)) missing = true;
+    else if (std::string k = str(n["kind"]); std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+  }
+  std::string out = "  subgraph cluster_legend {\n    label=\"legend\"; fontname=\"Helvetica\"; fontsize=10; color=\"#cbd5e1\";\n";
+  for (const auto& k : kinds) {
+    const KindLook& l = look(k);
+    out += fmt::format("    {} [label={}, shape={}, fillcolor=\"{}\", color=\"{}\"];\n", dot_quote("legend:" + k), dot_quote(k), l.shape, l.fill,
+                       l.stroke);
+  }
+  if (missing)
+    out += fmt::format("    \"legend:missing\" [label=\"missing: named, not in the corpus\", shape=box, style=dashed, color=\"{}\", "
+                       "fontcolor=\"{}\"];\n", kMissingColor, kMissingColor);
+  if (any_disagreement(r["edges"])) out += fmt::format("    \"legend:verdict\" [label={}, shape=plaintext, style=\"\"];\n", dot_quote(kVerdictLegend));
+  return out + "  }\n";
+}
+
 std::string dot_edge(const Drawn& e, const char* label_attr) {
   std::string style = e.missing ? fmt::format(", style=dashed, color=\"{}\", fontcolor=\"{}\"", kMissingColor, kMissingColor) : "";
   return fmt::format("  {} -> {} [{}={}{}];\n", dot_quote(e.from), dot_quote((e.missing ? "missing:" : "") + e.to), label_attr,
@@ -158,7 +194,7 @@ std::string render_graph_dot(const json& r) {
   out += "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#64748b\", fontcolor=\"#475569\"];\n";
   for (const auto& n : r["nodes"]) out += dot_node(n, r["root"]);
   for (const auto& e : edges) out += dot_edge(e, large ? "xlabel" : "label");
-  return out + "}\n";
+  return out + dot_legend(r) + "}\n";
 }
 
 // ---- Mermaid -------------------------------------------------------------------------------------
@@ -207,6 +243,11 @@ std::string render_graph_mermaid(const json& r) {
     out += fmt::format("  classDef {} fill:{},stroke:{}\n", k, l.fill, l.stroke);
   }
   if (r["root"].is_string()) out += fmt::format("  style {} stroke-width:3px\n", ids.of(str(r["root"]), false));
+  // A legend: one node per kind, in its class.
+  out += "  subgraph legend\n";
+  for (const auto& k : kinds) out += fmt::format("    legend_{}[\"{}\"]:::{}\n", k, k == "missing" ? "missing: named, not in the corpus" : k, k);
+  if (any_disagreement(r["edges"])) out += fmt::format("    legend_verdict[\"{}\"]\n", mermaid_text(kVerdictLegend));
+  out += "  end\n";
   return out;
 }
 

@@ -73,4 +73,9 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
   return v;
 }
 
+Verdict format_verdict(const Graph& g, Query q, const Record& format) {
+  q.formats = {format.id};
+  return verdict_for(deliberate(g, q), format);
+}
+
 }  // namespace qsel

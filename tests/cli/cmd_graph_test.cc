@@ -40,6 +40,7 @@ std::vector<std::string> mermaid_problems(const std::string& text) {
   static const std::regex edge(R"(^  ([A-Za-z0-9_]+) (-->|-\.->)\|[^|"\[\]]+\| ([A-Za-z0-9_]+)$)");
   static const std::regex class_def(R"(^  classDef [a-z_]+ [a-z:#0-9,\- ]+$)");
   static const std::regex style(R"(^  style [A-Za-z0-9_]+ [a-z:\-0-9]+$)");
+  static const std::regex legend(R"(^    legend_[a-z_]+\["[^"\[\]]*"\](:::[a-z_]+)?$)");
   std::vector<std::string> problems;
   std::set<std::string> defined;
   std::vector<std::pair<std::string, std::string>> ends;
@@ -53,7 +54,8 @@ std::vector<std::string> mermaid_problems(const std::string& text) {
       if (!defined.insert(m[1]).second) problems.push_back("node defined twice: " + line);
     } else if (std::regex_match(line, m, edge)) {
       ends.emplace_back(m[1], m[3]);
-    } else if (!std::regex_match(line, class_def) && !std::regex_match(line, style)) {
+    } else if (!std::regex_match(line, class_def) && !std::regex_match(line, style) && !std::regex_match(line, legend) &&
+               line != "  subgraph legend" && line != "  end") {
       problems.push_back("malformed: " + line);
     }
   }
@@ -105,6 +107,12 @@ TEST_CASE("cmd_graph: dangling references become a missing node and a dashed edg
         "  \"missing:gpu-gone\" [label=\"gpu-gone\\nmissing: no such record\", shape=box, style=dashed, color=\"#dc2626\", "
         "fontcolor=\"#dc2626\"];\n"
         "  \"fmt-x\" -> \"missing:gpu-gone\" [label=\"native-on\", style=dashed, color=\"#dc2626\", fontcolor=\"#dc2626\"];\n"
+        "  subgraph cluster_legend {\n"
+        "    label=\"legend\"; fontname=\"Helvetica\"; fontsize=10; color=\"#cbd5e1\";\n"
+        "    \"legend:format\" [label=\"format\", shape=box, fillcolor=\"#dbeafe\", color=\"#1d4ed8\"];\n"
+        "    \"legend:missing\" [label=\"missing: named, not in the corpus\", shape=box, style=dashed, color=\"#dc2626\", "
+        "fontcolor=\"#dc2626\"];\n"
+        "  }\n"
         "}\n");
   auto mermaid = s.run({"--format", "mermaid", "graph", "--around", "fmt-x", "--depth", "0"});
   CHECK(mermaid.out ==
@@ -114,7 +122,11 @@ TEST_CASE("cmd_graph: dangling references become a missing node and a dashed edg
         "  n_fmt_x -.->|native-on| missing_gpu_gone\n"
         "  classDef format fill:#dbeafe,stroke:#1d4ed8\n"
         "  classDef missing fill:#ffffff,stroke:#dc2626,color:#dc2626,stroke-dasharray:4 3\n"
-        "  style n_fmt_x stroke-width:3px\n");
+        "  style n_fmt_x stroke-width:3px\n"
+        "  subgraph legend\n"
+        "    legend_format[\"format\"]:::format\n"
+        "    legend_missing[\"missing: named, not in the corpus\"]:::missing\n"
+        "  end\n");
 }
 
 TEST_CASE("cmd_graph: the text form is an adjacency listing", "[cli][graph]") {
@@ -188,6 +200,26 @@ TEST_CASE("cmd_graph: the drawing formats refuse a selection no renderer lays ou
   auto bad = run_cli({"graph", "--kinds", "formats"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--kinds: unknown kind \"formats\"; expected format, ") != std::string::npos);
+}
+
+TEST_CASE("cmd_graph: --edges keeps edges of those labels and the records they join, and Mermaid past 50,000 characters is refused",
+          "[cli][graph]") {
+  auto j = json::parse(run_cli({"--format", "json", "graph", "--around", "rtx-4090", "--edges", "native-on,census-native"}).out);
+  REQUIRE(j["edges"].size() > 3);
+  for (const auto& e : j["edges"]) {
+    CHECK((e["label"] == "native-on" || e["label"] == "census-native"));
+    CHECK(e.contains("verdict"));
+  }
+  for (const auto& n : j["nodes"]) CHECK((n["kind"] == "format" || n["id"] == "rtx-4090"));
+  auto bad = run_cli({"graph", "--edges", "native_on"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("unknown edge label (--edges) \"native_on\"; did you mean \"native-on\"?") != std::string::npos);
+  // formats and parts: 323 records (under 600) and 2,372 edges, past GitHub's Mermaid limit
+  auto big = run_cli({"--format", "mermaid", "graph", "--kinds", "format,accelerator"});
+  CHECK(big.code == 2);
+  CHECK(big.out.empty());
+  CHECK(big.err.find("characters; GitHub renders at most 50000 (maxTextSize); narrow it with --around ID, --kinds KIND,… or --edges") !=
+        std::string::npos);
 }
 
 TEST_CASE("cmd_graph: Mermaid output is well-formed, with sanitised unique node ids", "[cli][graph][mermaid]") {

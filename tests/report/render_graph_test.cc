@@ -42,7 +42,28 @@ TEST_CASE("render_graph: dot output merges parallel edges and draws missing node
         "  \"missing:gone\" [label=\"gone\\nmissing: no such record\", shape=box, style=dashed, color=\"#dc2626\", fontcolor=\"#dc2626\"];\n"
         "  \"a-b\" -> \"a.b\" [label=\"serves, selection-format\"];\n"
         "  \"a.b\" -> \"missing:gone\" [label=\"related\", style=dashed, color=\"#dc2626\", fontcolor=\"#dc2626\"];\n"
+        "  subgraph cluster_legend {\n"
+        "    label=\"legend\"; fontname=\"Helvetica\"; fontsize=10; color=\"#cbd5e1\";\n"
+        "    \"legend:format\" [label=\"format\", shape=box, fillcolor=\"#dbeafe\", color=\"#1d4ed8\"];\n"
+        "    \"legend:engine\" [label=\"engine\", shape=cds, fillcolor=\"#ffedd5\", color=\"#c2410c\"];\n"
+        "    \"legend:missing\" [label=\"missing: named, not in the corpus\", shape=box, style=dashed, color=\"#dc2626\", "
+        "fontcolor=\"#dc2626\"];\n"
+        "  }\n"
         "}\n");
+}
+
+TEST_CASE("render_graph: an edge whose claim differs from qsel's verdict says both, and the legend explains it", "[report][graph]") {
+  json g = small();
+  g["edges"].push_back({{"from", "a.b"}, {"to", "a-b"}, {"label", "native-on"}, {"verdict", "dequant"}, {"agrees", false}});
+  g["edges"].push_back({{"from", "a-b"}, {"to", "a.b"}, {"label", "census-native"}, {"verdict", "native"}, {"agrees", true}});
+  std::string dot = render_graph_dot(g);
+  CHECK(dot.find("\"a.b\" -> \"a-b\" [label=\"native-on (qsel: dequant)\"];") != std::string::npos);
+  CHECK(dot.find("label=\"serves, selection-format, census-native\"") != std::string::npos);
+  CHECK(dot.find("\"legend:verdict\" [label=\"LABEL (qsel: V): the record claims LABEL; qsel's verdict") != std::string::npos);
+  std::string text = render_graph_text(g, Style{});
+  CHECK(text.find("  → native-on (qsel: dequant)  a-b\n") != std::string::npos);
+  CHECK(text.ends_with("LABEL (qsel: V): the record claims LABEL; qsel's verdict for the pair (explain, list, recommend) is V\n"));
+  CHECK(render_graph_mermaid(g).find("n_a_b -->|native-on #40;qsel: dequant#41;| n_a_b_2") != std::string::npos);
 }
 
 TEST_CASE("render_graph: a large graph uses xlabels and a capped layout", "[report][graph]") {
@@ -65,7 +86,12 @@ TEST_CASE("render_graph: Mermaid ids stay unique when two ids sanitise alike", "
         "  classDef format fill:#dbeafe,stroke:#1d4ed8\n"
         "  classDef engine fill:#ffedd5,stroke:#c2410c\n"
         "  classDef missing fill:#ffffff,stroke:#dc2626,color:#dc2626,stroke-dasharray:4 3\n"
-        "  style n_a_b stroke-width:3px\n");
+        "  style n_a_b stroke-width:3px\n"
+        "  subgraph legend\n"
+        "    legend_format[\"format\"]:::format\n"
+        "    legend_engine[\"engine\"]:::engine\n"
+        "    legend_missing[\"missing: named, not in the corpus\"]:::missing\n"
+        "  end\n");
 }
 
 TEST_CASE("render_graph: the text listing groups each node's out-edges by label", "[report][graph]") {

@@ -57,10 +57,13 @@ struct GraphQuery {
   std::string around;              // empty: the whole corpus
   int depth = 1;                   // hops from `around`, edges followed both ways
   std::vector<std::string> kinds;  // only records of these kinds (empty: every kind); the root always stays
+  std::vector<std::string> edges;  // only edges with these labels, and the records they join (empty: every edge)
 };
 
 // The selected records (nearest first, then by kind and id) and the edges among
-// them, with dangling references as missing nodes.
+// them, with dangling references as missing nodes. An edge that claims how a format
+// runs on a part (native-on, emulated-on, census-*) carries qsel's verdict for the
+// pair (the one explain, list and recommend give) and whether the claim agrees.
 nlohmann::ordered_json graph_answer(const Graph& g, const GraphQuery& q);
 
 }  // namespace qsel

@@ -16,6 +16,12 @@ struct Verdict {
 
 Verdict verdict_for(const Deliberation& d, const Record& format);
 
+// The verdict for `format` on the part or target of `q`, from a deliberation over
+// that format alone: what explain F --on GPU says, and what list --native-on, graph
+// and explain GPU say for the pair. (A deliberation over every format folds fp16 into
+// bf16 where the target has bf16, so it has no candidate to judge fp16 by.)
+Verdict format_verdict(const Graph& g, Query q, const Record& format);
+
 // The parts (accelerator records) built on the query's target, or just the query's part.
 std::vector<const Record*> parts_of(const Deliberation& d);
 

@@ -1,0 +1,106 @@
+// One verdict per format on a part, whichever command asks (issue 28): explain F
+// --on PART, list --native-on/--emulated-on PART, graph's support edges, explain
+// PART, and the path of every recommend row, over every format x part pair of the
+// corpus (a stride of the parts under the sanitizers).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+#include "qsel/explain/browse.h"
+#include "qsel/explain/explain.h"
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/model/model_spec.h"
+#include "qsel/rules/deliberation.h"
+#include "qsel/rules/verdict.h"
+#include "support/fixtures.h"
+
+using namespace qsel;
+
+namespace {
+
+#ifdef QSEL_SANITIZED_BUILD
+constexpr std::size_t kPartStride = 12;
+#else
+constexpr std::size_t kPartStride = 1;
+#endif
+
+std::set<std::string> listed(const Graph& g, ListFilters f) {
+  std::set<std::string> ids;
+  const auto answer = list_answer(g, Kind::Format, f, {});
+  for (const auto& r : answer["records"]) ids.insert(r["id"].get<std::string>());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("verdict: list, graph, explain and recommend give one verdict for every format x part pair", "[rules][verdict][slow]") {
+  const Graph& g = embedded_graph();
+  // graph: every support edge of the whole corpus, with its verdict
+  std::map<std::pair<std::string, std::string>, std::string> graph_verdict;  // (format, part) -> verdict
+  const auto whole = graph_answer(g, {});
+  std::map<std::string, std::string> kind_of;
+  for (const auto& n : whole["nodes"])
+    if (n["kind"].is_string()) kind_of[n["id"].get<std::string>()] = n["kind"].get<std::string>();
+  for (const auto& e : whole["edges"]) {
+    if (!e.contains("verdict")) continue;
+    std::string from = e["from"], to = e["to"];
+    auto key = kind_of[from] == "format" ? std::pair(from, to) : std::pair(to, from);
+    graph_verdict[key] = e["verdict"];
+  }
+  REQUIRE(graph_verdict.size() > 1000);
+  ModelSpec model = model_from_size(g, "8b");
+  const auto parts = g.of_kind(Kind::Accelerator);
+  std::size_t pairs = 0, rows = 0, edges = 0;
+  for (std::size_t p = 0; p < parts.size(); p += kPartStride) {
+    const Record& a = *parts[p];
+    const Record* t = g.find(a.str("target"));
+    REQUIRE(t);
+    INFO(a.id);
+    Query q;
+    q.accelerator = &a;
+    q.target = t;
+    std::set<std::string> native, emulated;
+    std::map<std::string, std::map<std::string, std::string>> path_of;  // format -> engine -> path, as explain has them
+    const auto part_answer = explain_record(g, a);  // explain PART
+    std::map<std::string, std::string> part_verdict;
+    for (const auto& [v, ids] : part_answer["verdicts"].items())
+      for (const auto& id : ids) part_verdict[id.get<std::string>()] = v;
+    for (const Record* f : g.of_kind(Kind::Format)) {
+      INFO(f->id);
+      Query one = q;
+      one.formats = {f->id};
+      Deliberation d = deliberate(g, one);
+      std::string v = verdict_for(d, *f).value;
+      for (const auto& c : d.candidates)
+        if (c.format == f && c.engine) path_of[f->id][c.engine->id] = c.path;
+      ++pairs;
+      if (v == "native") native.insert(f->id);
+      if (v == "emulated") emulated.insert(f->id);
+      if (pairs % 10 == 0) CHECK(explain_format_on(g, *f, *t, &a, {})["verdict"] == v);  // explain F --on PART, for a tenth
+      if (part_verdict.count(f->id)) CHECK(part_verdict[f->id] == v);                    // explain PART
+      if (auto it = graph_verdict.find({f->id, a.id}); it != graph_verdict.end()) {       // graph
+        CHECK(it->second == v);
+        ++edges;
+      }
+    }
+    ListFilters n, e;
+    n.native_on = a.id;
+    e.emulated_on = a.id;
+    CHECK(listed(g, n) == native);
+    if (p % (3 * kPartStride) == 0) CHECK(listed(g, e) == emulated);
+    // recommend: every row's path is the one explain gives that format and engine on this part
+    Query r = q;
+    r.model = model;
+    for (const auto& c : deliberate(g, r).candidates) {
+      if (!c.engine) continue;
+      INFO(c.format->id << " on " << c.engine->id);
+      REQUIRE(path_of[c.format->id].count(c.engine->id) == 1);
+      CHECK(path_of[c.format->id][c.engine->id] == c.path);
+      ++rows;
+    }
+  }
+  CHECK(pairs > 1000 / kPartStride);
+  CHECK(rows > 500 / kPartStride);
+  CHECK(edges > 100 / kPartStride);
+}
