@@ -28,8 +28,9 @@ namespace fs = std::filesystem;
 struct LintArgs {
   std::vector<std::string> paths, select, ignore;
   std::string config, baseline, write_baseline, output_file;
-  std::string stale_after;
-  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false, statistics = false;
+  std::string stale_after, root;
+  bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false, statistics = false,
+       show_fixes = false;
 };
 
 // No path: the corpus named by --data / QSEL_DATA, else ./data.
@@ -76,8 +77,8 @@ int list_rules(Context& ctx) {
 }
 
 // The report in the chosen format: to stdout, or atomically to --output-file.
-void print_report(const LintReport& report, const LintArgs& a, Context& ctx) {
-  fs::path root = repository_root(fs::current_path());
+void print_report(const LintReport& report, const LintArgs& a, const std::vector<std::string>& paths, Context& ctx) {
+  fs::path root = a.root.empty() ? report_root(paths, fs::current_path()) : fs::path(a.root);
   std::ostringstream text;
   std::ostream* saved = ctx.out;
   if (!a.output_file.empty()) ctx.out = &text;
@@ -85,7 +86,13 @@ void print_report(const LintReport& report, const LintArgs& a, Context& ctx) {
   else if (ctx.format == "sarif") ctx.print_json(lint_sarif(report, root, kQselVersion));
   else if (ctx.format == "github") *ctx.out << render_lint_github(report, root);
   else if (a.statistics) *ctx.out << render_lint_statistics(report, ctx.style());
-  else *ctx.out << render_lint_text(report, ctx.style());
+  else *ctx.out << (ctx.format == "concise" ? render_lint_concise(report, ctx.style()) : render_lint_text(report, ctx.style()));
+  if (a.show_fixes && (ctx.format == "text" || ctx.format == "concise")) {
+    Findings fixable;
+    for (const Finding& f : report.findings)
+      if (f.fix) fixable.push_back(f);
+    *ctx.out << render_lint_fixes(report.applied, true, ctx.style()) << render_lint_fixes(fixable, false, ctx.style());
+  }
   ctx.out = saved;
   if (a.output_file.empty()) return;
   write_file_atomic(a.output_file, text.str());
@@ -105,7 +112,7 @@ int finish(const LintRequest& req, const LintReport& report, const LintArgs& a, 
     return report.fixed > 0 && !a.exit_zero ? 1 : 0;
   }
   if (req.fix) ctx.note(fmt::format("fixed {} finding(s) in {} file(s)", report.fixed, report.fixed_files));
-  print_report(report, a, ctx);
+  print_report(report, a, req.paths, ctx);
   int code = lint_exit_code(report, req.settings.strict);
   if (code == 1 && a.exit_zero) spdlog::info("lint: findings, but --exit-zero: exit 0");
   return a.exit_zero ? 0 : code;
@@ -114,6 +121,10 @@ int finish(const LintRequest& req, const LintReport& report, const LintArgs& a, 
 int run_command(const LintArgs& a, Context& ctx) {
   require_format(ctx, "lint");
   if (a.list_rules) return list_rules(ctx);
+  if (!a.root.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(a.root, ec)) throw UsageError(fmt::format("--root: {} is not a folder", quote_value(a.root)));
+  }
   try {
     LintRequest req = request_for(a, ctx);
     if (!a.output_file.empty() && (req.diff || !req.write_baseline.empty()))
@@ -152,6 +163,10 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_option("--output-file,-o", a->output_file, "Write the report to this file (atomically) instead of stdout")
       ->type_name("FILE");
   sub.add_flag("--statistics", a->statistics, "Text format: one line per rule with its count (and how many --fix can fix), not each finding");
+  sub.add_flag("--show-fixes", a->show_fixes, "Text formats: list each fix --fix applied, and each one it could apply, as old → new");
+  sub.add_option("--root", a->root, "Folder SARIF and GitHub paths are relative to (default: the git checkout holding the "
+                                    "current folder, else the one holding the first path, else that path)")
+      ->type_name("DIR");
   sub.add_flag("--exit-zero", a->exit_zero, "Exit 0 even when there are findings (2 still means bad input)");
   sub.add_flag("--list-rules", a->list_rules, "List every rule (with --format json: the registry with its docs)");
   return [a, &ctx]() { return run_command(*a, ctx); };

@@ -32,7 +32,7 @@ const std::vector<Command>& commands() {
        setup_show, {"text", "json"}, nullptr,
        {"qsel show h100", "qsel show machete --format json"}},
       {"lint", "Check record files: schema, references, GGUF structs, consistency (text, JSON, SARIF, GitHub)",
-       setup_lint, {"text", "json", "sarif", "github"}, "findings at error severity (with --strict also warnings)",
+       setup_lint, {"text", "concise", "json", "sarif", "github"}, "findings at error severity (with --strict also warnings)",
        {"qsel lint data/", "qsel lint --format sarif --output-file qsel.sarif --exit-zero data/"}},
       {"matrix", "An engine's support matrix as a grid, or formats x parts from the format records",
        setup_matrix, {"text", "json", "csv", "markdown"}, nullptr,

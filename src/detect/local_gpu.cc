@@ -90,12 +90,12 @@ CustomPart custom_of(const Graph& g, const Group& x) {
   if (!t) {
     auto alike = parts_sharing_a_word(g, r.name);
     throw UsageError(fmt::format("--gpu auto: {} reports {}, which no record describes{}; name the part with --gpu{}, or "
-                                 "describe it with --gpu custom --vram GB --target TARGET",
+                                 "describe it with --gpu custom --vram GiB --target TARGET",
                                  r.tool, describe(r), r.target.empty() ? "" : fmt::format(" and whose target {} has no record", r.target),
                                  alike.empty() ? "" : fmt::format(" ({})", fmt::join(alike, ", "))));
   }
   if (r.memory_mib <= 0)
-    throw UsageError(fmt::format("--gpu auto: {} reports {} without its memory; name the part with --gpu{}, or give --vram GB",
+    throw UsageError(fmt::format("--gpu auto: {} reports {} without its memory; name the part with --gpu{}, or give --vram GiB",
                                  r.tool, describe(r), parts));
   CustomPart c;
   c.name = r.name;
@@ -116,7 +116,7 @@ const Record* record_of_reported(const Graph& g, const ReportedGpu& r) {
 LocalGpu choose_local_gpu(const Graph& g, const Probe& probe) {
   if (probe.gpus.empty())
     throw UsageError(fmt::format("--gpu auto found no GPU ({}); name the part with --gpu NAME, or describe it with --gpu "
-                                 "custom --vram GB --target TARGET",
+                                 "custom --vram GiB --target TARGET",
                                  fmt::join(probe.tried, "; ")));
   auto groups = group(g, probe);
   std::vector<std::string> set_aside;

@@ -134,7 +134,7 @@ GpuArg detected(const Graph& g, const std::string& probe_path) {
   GpuName n = split_gpu_name(query);
   if (describable && n.memory_gb > 0 && !same.empty())
     out += fmt::format(" A {:g} GB card no record has: --gpu {} --vram {:g}.", n.memory_gb, same.front(), n.memory_gb);
-  if (describable) out += " Or describe it: --gpu custom --vram GB --target TARGET [--bandwidth GB/s]";
+  if (describable) out += " Or describe it: --gpu custom --vram GiB --target TARGET [--bandwidth GB/s]";
   throw UsageError(out);
 }
 
@@ -145,7 +145,7 @@ GpuArg resolve_gpu(const Graph& g, const std::string& query, bool allow_target, 
     if (spec.any()) throw UsageError("--gpu auto reads the part from this machine; --vram, --bandwidth and --target describe a part by hand");
     return detected(g, probe_path);
   }
-  if (query == "custom" && !spec.describable) throw UsageError("a custom GPU is for recommend (--gpu custom --vram GB --target TARGET)");
+  if (query == "custom" && !spec.describable) throw UsageError("a custom GPU is for recommend (--gpu custom --vram GiB --target TARGET)");
   if (query == "custom") return described_part(g, query, spec);
   Resolution part = g.resolve(query, Kind::Accelerator);
   std::string how;

@@ -145,6 +145,9 @@ LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
   again.fix = false;
   LintReport after = run_lint(again, schemas);  // report what remains
   count_fixes(after, edits);
+  for (Finding& f : report.findings)
+    if (f.fix && std::any_of(edits.begin(), edits.end(), [&](const FileEdit& e) { return e.file == f.file; }))
+      after.applied.push_back(std::move(f));
   for (const auto& f : failed) {
     const RuleInfo* info = find_rule("QS031");
     after.findings.push_back({"QS031", info ? std::string(info->name) : "fix-not-applied", Severity::Error, f.file, {}, "",

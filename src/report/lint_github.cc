@@ -1,6 +1,8 @@
 // GitHub Actions workflow commands. A record value printed raw could end the
 // command early or start a new one, so data and property values are escaped
 // the way the Actions runner unescapes them.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
@@ -37,6 +39,19 @@ fs::path repository_root(const fs::path& start) {
     if (fs::exists(d / ".git", ec)) return d;
     if (!d.has_relative_path()) return dir;
   }
+}
+
+fs::path report_root(const std::vector<std::string>& paths, const fs::path& cwd) {
+  fs::path here = repository_root(cwd);
+  auto inside = [](const fs::path& p, const fs::path& dir) {
+    fs::path rel = fs::absolute(p).lexically_normal().lexically_relative(dir);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  if (paths.empty() || std::all_of(paths.begin(), paths.end(), [&](const std::string& p) { return inside(p, here); })) return here;
+  std::error_code ec;
+  fs::path first = fs::absolute(paths.front()).lexically_normal();
+  fs::path start = fs::is_directory(first, ec) ? first : first.parent_path();
+  return repository_root(start);  // the checkout holding it, else the path itself
 }
 
 std::string root_relative(const std::string& file, const fs::path& root) {

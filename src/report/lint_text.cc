@@ -112,6 +112,25 @@ std::string render_lint_text(const LintReport& r, const Style& s) {
   return out + lint_summary_line(r) + "\n";
 }
 
+std::string render_lint_concise(const LintReport& r, const Style& s) {
+  std::string out;
+  for (const Finding& f : r.findings)
+    out += fmt::format("{}: {} {} {}{}\n", location(f, s), s.bold(f.code), severity_text(f.severity, s), printable(f.message),
+                       f.fix ? s.dim(" [*]") : "");
+  return out + lint_summary_line(r) + "\n";
+}
+
+std::string render_lint_fixes(const std::vector<Finding>& fixes, bool applied, const Style& s) {
+  if (fixes.empty()) return "";
+  std::string out = fmt::format("\n{}\n", s.bold(fmt::format("{} {}:", applied ? "Fixed" : "Fixable with --fix", plural(fixes.size(), "finding"))));
+  for (const Finding& f : fixes) {
+    if (!f.fix) continue;
+    out += fmt::format("  {}: {} {} → {}\n", location(f, s), f.code, quote_value(printable(f.fix->old_text)),
+                       quote_value(printable(f.fix->new_text)));
+  }
+  return out;
+}
+
 std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& s) {
   Table t({"code", "name", "severity", "fix", "summary"});
   for (const RuleInfo& r : rules)

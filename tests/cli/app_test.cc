@@ -117,7 +117,7 @@ TEST_CASE("app: every command's help shows the global options, its formats, exit
     for (const char* e : c.examples) CHECK(r.out.find(std::string("  ") + e + "\n") != std::string::npos);
   }
   auto lint = run_cli({"lint", "--help"});
-  CHECK(lint.out.find("text (default), json, sarif, github") != std::string::npos);
+  CHECK(lint.out.find("text (default), concise, json, sarif, github") != std::string::npos);
 }
 
 TEST_CASE("app: an unreadable --data is one line", "[cli]") {

@@ -154,3 +154,49 @@ TEST_CASE("cmd_lint: --statistics counts findings per rule, marks what --fix can
         "    1  QS027  reviewed-without-url\n"
         "2 errors, 1 warning in 3 records (3 files)\n");
 }
+
+TEST_CASE("cmd_lint: --format concise is one line per finding, [*] marking what --fix can fix", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  auto r = run_cli({"--format", "concise", "lint", "--no-color", (d.path() / "c").string()});
+  INFO(r.out);
+  CHECK(r.code == 1);
+  std::string file = (d.path() / "c" / "formats" / "q.yaml").string();
+  CHECK(r.out.find("\n" + file + ":7:20: QS004 error weight_group_size 256 is the Q4_K super-block; its scale group is 32 [*]\n") !=
+        std::string::npos);
+  CHECK(r.out.find("/c/formats/awq.yaml:6:9: QS027 warning status is reviewed, but no source has a url;") != std::string::npos);
+  CHECK(r.out.ends_with("\n1 error, 1 warning in 2 records (2 files)\n"));
+  std::size_t lines = static_cast<std::size_t>(std::count(r.out.begin(), r.out.end(), '\n'));
+  CHECK(lines == 3);  // two findings and the summary: no snippets, no carets
+}
+
+TEST_CASE("cmd_lint: --show-fixes lists each fix as old → new, before --fix and after it", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string corpus = (d.path() / "c").string();
+  auto before = run_cli({"lint", "--show-fixes", "--no-color", corpus});
+  CHECK(before.code == 1);
+  CHECK(before.out.find("\nFixable with --fix 1 finding:\n  " + corpus + "/formats/q.yaml:") != std::string::npos);
+  CHECK(before.out.find(" QS004 \"256\" → \"32\"\n") != std::string::npos);
+  auto fixed = run_cli({"lint", "--fix", "--show-fixes", "--no-color", corpus});
+  CHECK(fixed.out.find("\nFixed 1 finding:\n  " + corpus + "/formats/q.yaml:") != std::string::npos);
+  CHECK(fixed.out.find("Fixable with --fix") == std::string::npos);
+}
+
+TEST_CASE("cmd_lint: SARIF and GitHub paths are relative to --root, or to the linted folder outside a checkout", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string corpus = (d.path() / "c").string();
+  // the temporary folder is in no git checkout: paths start at the corpus, not with ../../
+  auto gh = run_cli({"--format", "github", "lint", corpus});
+  INFO(gh.out);
+  CHECK(gh.out.find("\n::error file=formats/q.yaml,line=7,col=20,") != std::string::npos);
+  auto rooted = run_cli({"--format", "github", "lint", "--root", d.path().string(), corpus});
+  CHECK(rooted.out.find("\n::error file=c/formats/q.yaml,line=7,col=20,") != std::string::npos);
+  auto sarif = nlohmann::json::parse(run_cli({"--format", "sarif", "lint", corpus}).out);
+  CHECK(sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "formats/awq.yaml");
+  auto bad = run_cli({"lint", "--root", (d.path() / "nope").string(), corpus});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--root: ") != std::string::npos);
+  CHECK(bad.err.find("is not a folder") != std::string::npos);
+}

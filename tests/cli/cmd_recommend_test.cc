@@ -251,7 +251,7 @@ TEST_CASE("recommend e2e: --gpu auto with no GPU tool exits 2 and says what was 
   CHECK(r.out.empty());
   CHECK(r.err == "qsel: error: --gpu auto found no GPU (nvidia-smi: not installed; amd-smi: not installed; rocm-smi: not installed; "
                  "sysctl: not installed; system_profiler: not installed); name the part with --gpu NAME, or describe it with --gpu "
-                 "custom --vram GB --target TARGET\n");
+                 "custom --vram GiB --target TARGET\n");
 }
 
 TEST_CASE("recommend e2e: a user-described part runs every rule and says whose figures they are", "[e2e][recommend][custom]") {

@@ -116,10 +116,10 @@ TEST_CASE("local_gpu: nothing usable is a usage error that says what to do", "[d
   Probe none;
   none.tried = {"nvidia-smi: not installed", "rocm-smi: not installed"};
   CHECK(usage_error(g, none) == "--gpu auto found no GPU (nvidia-smi: not installed; rocm-smi: not installed); name the part with "
-                               "--gpu NAME, or describe it with --gpu custom --vram GB --target TARGET");
+                               "--gpu NAME, or describe it with --gpu custom --vram GiB --target TARGET");
   CHECK(usage_error(g, probe({gpu("Radeon RX 6800/6800 XT / 6900 XT", 16368, "gfx1030", "rocm-smi")})) ==
         "--gpu auto: rocm-smi reports \"Radeon RX 6800/6800 XT / 6900 XT\" (gfx1030, 16368 MiB), which no record describes and whose "
-        "target gfx1030 has no record; name the part with --gpu, or describe it with --gpu custom --vram GB --target TARGET");
+        "target gfx1030 has no record; name the part with --gpu, or describe it with --gpu custom --vram GiB --target TARGET");
   std::string orin = usage_error(g, probe({gpu("Orin (nvgpu)", 0, "sm87")}));
   CHECK(orin.rfind("--gpu auto: nvidia-smi reports \"Orin (nvgpu)\" (sm87) without its memory; name the part with --gpu (parts on sm87: ", 0) == 0);
   CHECK(orin.find("jetson-agx-orin-64gb") != std::string::npos);

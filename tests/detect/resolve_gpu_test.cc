@@ -33,8 +33,8 @@ TEST_CASE("resolve_gpu: a GPU resolves to its part and target, or to a target wh
   GpuSpec describable;
   describable.describable = true;
   CHECK(usage_error([&] { resolve_gpu(g, "zzz-zzz-zzz", false, describable); }) ==
-        "unknown GPU \"zzz-zzz-zzz\". Or describe it: --gpu custom --vram GB --target TARGET [--bandwidth GB/s]");
-  CHECK(usage_error([&] { resolve_gpu(g, "custom", true); }) == "a custom GPU is for recommend (--gpu custom --vram GB --target TARGET)");
+        "unknown GPU \"zzz-zzz-zzz\". Or describe it: --gpu custom --vram GiB --target TARGET [--bandwidth GB/s]");
+  CHECK(usage_error([&] { resolve_gpu(g, "custom", true); }) == "a custom GPU is for recommend (--gpu custom --vram GiB --target TARGET)");
 }
 
 TEST_CASE("resolve_gpu: the embedded corpus resolves a family to its default part", "[cli][args]") {
@@ -77,14 +77,14 @@ TEST_CASE("resolve_gpu: an unknown name lists every part with its model number",
   d.describable = true;
   CHECK(usage_error([&] { resolve_gpu(ctx.graph(), "h100-sxn", false, d); }) ==
         "unknown GPU \"h100-sxn\"; did you mean \"h100-sxm\"? Parts with that model number: h100-nvl, h100-pcie, h100-sxm. Or "
-        "describe it: --gpu custom --vram GB --target TARGET [--bandwidth GB/s]");
+        "describe it: --gpu custom --vram GiB --target TARGET [--bandwidth GB/s]");
   // a near miss without the model number is no hint
   CHECK(usage_error([&] { resolve_gpu(ctx.graph(), "3090 super", false, d); }) ==
-        "unknown GPU \"3090 super\". Parts with that model number: rtx-3090, rtx-3090-ti. Or describe it: --gpu custom --vram GB "
+        "unknown GPU \"3090 super\". Parts with that model number: rtx-3090, rtx-3090-ti. Or describe it: --gpu custom --vram GiB "
         "--target TARGET [--bandwidth GB/s]");
   CHECK(usage_error([&] { resolve_gpu(ctx.graph(), "4090 48gb", false, d); }) ==
         "unknown GPU \"4090 48gb\"; did you mean \"rtx-4090\"? Parts with that model number: rtx-4090, rtx-4090-d, rtx-4090-laptop. "
-        "A 48 GB card no record has: --gpu rtx-4090 --vram 48. Or describe it: --gpu custom --vram GB --target TARGET [--bandwidth GB/s]");
+        "A 48 GB card no record has: --gpu rtx-4090 --vram 48. Or describe it: --gpu custom --vram GiB --target TARGET [--bandwidth GB/s]");
   CHECK(usage_error([&] { resolve_gpu(ctx.graph(), "Orin Nano 4GB", false); }).find("Parts with a word in common: jetson-agx-orin-32gb") !=
         std::string::npos);
 }

@@ -28,6 +28,7 @@ struct LintReport {
   std::size_t fixed = 0, fixed_files = 0;
   std::string diff;         // --diff output
   std::size_t fix_failures = 0;  // files --fix left untouched (each also a QS031 finding)
+  Findings applied;         // --fix: the findings whose fixes were written (--show-fixes lists them)
   std::size_t errors() const;
   std::size_t warnings() const;
 

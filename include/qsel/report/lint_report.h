@@ -32,6 +32,12 @@ std::string lint_summary_line(const LintReport& report);
 // --statistics: one line per code, most first ("    5  QS005  contested-bpw"), a
 // "[*] n fixable" mark where --fix has fixes, then the summary line.
 std::string render_lint_statistics(const LintReport& report, const Style& style);
+// --format concise: one line per finding (file:line:col: CODE severity message, [*] when
+// --fix can fix it) and the summary line.
+std::string render_lint_concise(const LintReport& report, const Style& style);
+// --show-fixes: each fix as the text it replaces and the text it puts there, with its
+// location ("Fixed N findings:" after --fix, else "Fixable with --fix:"); empty when none.
+std::string render_lint_fixes(const std::vector<Finding>& fixes, bool applied, const Style& style);
 
 // {"schema_version": 1, "findings": [{code, name, severity, file, line, column, record, message, fixable, url}],
 //  "summary": {errors, warnings, files, records}} (schemas/output/lint.schema.json); line and column are
@@ -53,6 +59,11 @@ std::string github_escape_property(std::string_view text);
 std::filesystem::path repository_root(const std::filesystem::path& start);
 // `file` relative to `root`, '/'-separated.
 std::string root_relative(const std::string& file, const std::filesystem::path& root);
+// What SARIF and GitHub paths are relative to when --root is not given: the git checkout
+// holding `cwd` when every path is inside it (a CI job), else the checkout holding the
+// first path, else that path itself (an installed corpus: "formats/awq.yaml", not
+// "../../../usr/share/qsel/data/formats/awq.yaml").
+std::filesystem::path report_root(const std::vector<std::string>& paths, const std::filesystem::path& cwd);
 
 std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& style);
 // {"schema_version": 1, "rules": [rule_doc_json + url]} (schemas/output/lint-rules.schema.json).
