@@ -6,6 +6,7 @@
 
 #include "qsel/cli/app.h"
 #include "qsel/graph/graph.h"
+#include "qsel/lint/registry.h"
 
 namespace qsel {
 namespace {
@@ -60,14 +61,46 @@ std::vector<std::string> kinds(const Graph&, const Command*) {
   return out;
 }
 std::vector<std::string> shells(const Graph&, const Command*) { return {"bash", "zsh", "fish"}; }
-std::vector<std::string> topics(const Graph& g, const Command*) {
-  std::vector<std::string> out = ids_of(g, Kind::Format);
-  for (int i = 1; i <= 7; ++i) out.push_back("rule-" + std::to_string(i));
-  return out;
-}
 std::vector<std::string> all_ids(const Graph& g, const Command*) {
   std::vector<std::string> out;
   for (const auto& k : all_kinds()) out = join(std::move(out), ids_of(g, k.kind));
+  return out;
+}
+std::vector<std::string> lint_rules(const Graph&, const Command*) {  // codes, then names
+  std::vector<std::string> codes, names;
+  for (const auto& r : rules()) codes.emplace_back(r.code), names.emplace_back(r.name);
+  return join(codes, names);
+}
+// explain's topic: formats first, the seven rules, lint codes, then every other record.
+std::vector<std::string> topics(const Graph& g, const Command* c) {
+  std::vector<std::string> out = ids_of(g, Kind::Format);
+  for (int i = 1; i <= 7; ++i) out.push_back("rule-" + std::to_string(i));
+  for (const auto& r : rules()) out.emplace_back(r.code);
+  for (const auto& id : all_ids(g, c))
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  return out;
+}
+std::vector<std::string> parts(const Graph& g, const Command*) { return join(ids_of(g, Kind::Accelerator), ids_of(g, Kind::Target)); }
+std::vector<std::string> severities(const Graph&, const Command*) { return {"blocker", "major", "minor"}; }
+std::vector<std::string> regimes(const Graph& g, const Command*) {
+  std::vector<std::string> out;
+  for (const auto& k : all_kinds())
+    for (const Record* r : g.of_kind(k.kind))
+      if (std::string v = r->str("regime"); shell_safe(v) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+std::vector<std::string> kind_names(const Graph&, const Command*) {
+  std::vector<std::string> out;
+  for (const auto& k : all_kinds()) out.emplace_back(kind_name(k.kind));
+  return out;
+}
+std::vector<std::string> edge_labels(const Graph& g, const Command*) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < g.records().size(); ++i)
+    for (const Edge* e : g.out_edges(i))
+      if (std::string l(e->label); shell_safe(l) && std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -80,6 +113,9 @@ const std::vector<ValueSource>& value_sources() {
       {"spec-decode", "", spec_decodes}, {"model-config", "file", none}, {"config", "file", none},
       {"baseline", "file", none},     {"write-baseline", "file", none}, {"output-file", "file", none},
       {"log", "file", none},          {"around", "", all_ids},
+      {"native-on", "", parts},       {"emulated-on", "", parts},     {"severity", "", severities},
+      {"regime", "", regimes},        {"select", "", lint_rules},     {"ignore", "", lint_rules},
+      {"kinds", "", kind_names},      {"edges", "", edge_labels},     {"root", "dir", none},
       // positionals, by their name
       {"kind", "", kinds},            {"topic", "file", topics},      {"id", "", all_ids},
       {"path", "file", none},         {"paths", "file", none},        {"shell", "", shells},

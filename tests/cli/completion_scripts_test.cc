@@ -55,6 +55,17 @@ TEST_CASE("completion: bash completes commands, options, formats per command and
   // Hidden commands are not offered; global options are, before and after the command.
   CHECK(bash_complete(file, "qsel ma") == "matrix\n");
   CHECK(bash_complete(file, "qsel show --qu") == "--quiet\n");
+  // Issue 28: lint codes, list filters, severities, and a quoted, upper-case GPU spelling.
+  CHECK(bash_complete(file, "qsel explain QS00") == "QS001\nQS002\nQS003\nQS004\nQS005\nQS006\nQS007\nQS008\nQS009\n");
+  CHECK(bash_complete(file, "qsel explain rule-") == "rule-1\nrule-2\nrule-3\nrule-4\nrule-5\nrule-6\nrule-7\n");
+  CHECK(bash_complete(file, "qsel lint --select QS00") == "QS001\nQS002\nQS003\nQS004\nQS005\nQS006\nQS007\nQS008\nQS009\n");
+  CHECK(bash_complete(file, "qsel lint --ignore contested-b") == "contested-bpw\n");
+  CHECK(bash_complete(file, "qsel list formats --native-on rtx-309") == "rtx-3090\nrtx-3090-ti\n");
+  CHECK(bash_complete(file, "qsel list gotchas --severity ''") == "blocker\nmajor\nminor\n");
+  CHECK(bash_complete(file, "qsel recommend --gpu '\"RTX-309'") == "rtx-3090\nrtx-3090-ti\n");
+  CHECK(bash_complete(file, "qsel recommend --gpu H100-S") == "h100-sxm\n");
+  CHECK(bash_complete(file, "qsel graph --edges native-") == "native-on\n");
+  CHECK(bash_complete(file, "qsel graph --kinds acc") == "accelerator\n");
 }
 
 TEST_CASE("completion: zsh and fish scripts parse, and fish completes like bash", "[cli][completion]") {
@@ -80,9 +91,11 @@ TEST_CASE("completion: zsh and fish scripts parse, and fish completes like bash"
                                 "complete -C'qsel recommend --gpu rtx-309'\n", &code);
     CHECK(code == 0);
     CHECK(out.find("recommend\t") != std::string::npos);
-    CHECK(out.find("sarif\t") != std::string::npos);
-    CHECK(out.find("markdown\t") == std::string::npos);  // lint has no markdown
-    CHECK(out.find("rtx-3090-ti\t") != std::string::npos);
+    CHECK(out.find("\nsarif\n") != std::string::npos);
+    CHECK(out.find("\nmarkdown\n") == std::string::npos);  // lint has no markdown
+    // each GPU id alone, not beside --gpu's whole help text
+    CHECK(out.find("\nrtx-3090-ti\n") != std::string::npos);
+    CHECK(out.find("GPU: id, alias") == std::string::npos);
   } else {
     WARN("fish not installed: fish script checked by content only");
   }

@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
 
-check_copy() {  # $1: the installed prefix (…/usr or a stage dir)
+check_copy() {  # $1: the installed prefix (…/usr or a stage dir); $2: where zsh completions go there
   prefix=$1
   q="$prefix/bin/qsel"
   [ -x "$q" ] || fail "no $q"
@@ -21,9 +21,11 @@ check_copy() {  # $1: the installed prefix (…/usr or a stage dir)
   grep -q 'fp8' "$work/rec.txt" || fail "recommend output"
   (cd "$work" && "$q" lint "$prefix/share/qsel/data") > "$work/lint.txt" || fail "lint of the installed corpus: $(tail -3 "$work/lint.txt")"
   grep -q '^0 errors' "$work/lint.txt" || fail "lint summary: $(tail -1 "$work/lint.txt")"
-  [ -s "$prefix/share/man/man1/qsel.1" ] || [ -s "$prefix/share/man/man1/qsel.1.gz" ] || fail "no man page"
+  [ -s "$prefix/share/man/man1/qsel.1.gz" ] || fail "no compressed man page"
+  gzip -dc "$prefix/share/man/man1/qsel.1.gz" | grep -q '^\.TH QSEL 1' || fail "the man page does not start with .TH"
+  [ -s "$prefix/share/doc/qsel/changelog.gz" ] || fail "no changelog"
   [ -s "$prefix/share/bash-completion/completions/qsel" ] || fail "no bash completion"
-  [ -s "$prefix/share/zsh/vendor-completions/_qsel" ] || fail "no zsh completion"
+  [ -s "$prefix/share/zsh/$2/_qsel" ] || fail "no zsh completion in share/zsh/$2"
   [ -s "$prefix/share/fish/vendor_completions.d/qsel.fish" ] || fail "no fish completion"
   [ -s "$prefix/share/qsel/schemas/output/recommend.schema.json" ] || fail "no output schemas"
   [ -s "$prefix/share/doc/qsel/copyright" ] || fail "no copyright"
@@ -34,7 +36,8 @@ check_copy() {  # $1: the installed prefix (…/usr or a stage dir)
 
 # 1. cmake --install
 cmake --install "$build" --prefix "$work/stage" > "$work/install.log" || fail "cmake --install: $(tail -3 "$work/install.log")"
-check_copy "$work/stage"
+check_copy "$work/stage" site-functions
+grep -q 'zsh completion: add  fpath=(' "$work/install.log" || fail "cmake --install to a private prefix does not say how to reach the zsh completion"
 echo "install_test: cmake --install: ok"
 
 # 2. the .deb
@@ -47,7 +50,16 @@ for lib in libyaml-cpp0.7 libfmt9 libspdlog1.10 libcurl4 libre2-9 libstdc++6 lib
   echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
 done
 echo "install_test: $(basename "$deb"): Depends: $depends"
-dpkg-deb -c "$deb" | grep -q '\./usr/bin/qsel$' || fail "the .deb has no /usr/bin/qsel"
+dpkg-deb -c "$deb" > "$work/contents.txt"
+grep -q '\./usr/bin/qsel$' "$work/contents.txt" || fail "the .deb has no /usr/bin/qsel"
 dpkg-deb -x "$deb" "$work/root"
-check_copy "$work/root/usr"
+check_copy "$work/root/usr" vendor-completions
 echo "install_test: .deb unpacked into a scratch root: ok"
+# 3. lintian, when installed: the .deb stays clean (errors and warnings; info tags are advice)
+if command -v lintian >/dev/null 2>&1; then
+  lintian --fail-on error,warning "$deb" > "$work/lintian.txt" 2>&1 \
+    || fail "lintian: $(grep -E '^(E|W):' "$work/lintian.txt" | head -5)"
+  echo "install_test: lintian: clean"
+else
+  echo "install_test: lintian not installed: skipped"
+fi
