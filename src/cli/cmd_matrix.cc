@@ -16,6 +16,10 @@ using json = nlohmann::ordered_json;
 
 void print(Context& ctx, const json& result) {
   if (ctx.json()) return ctx.print_json(versioned(result));
+  if (ctx.format == "html") {
+    *ctx.out << render_matrix_html(result);  // escapes every record string itself
+    return;
+  }
   if (ctx.format == "csv" && result.contains("grids"))
     throw UsageError("--format csv writes one grid; choose the matrix with --engine");
   if (ctx.format == "csv") *ctx.out << render_matrix_csv(terminal_safe(result));
@@ -30,9 +34,16 @@ Runner setup_matrix(CLI::App& sub, Context& ctx) {
   sub.add_option("--engine", o->engine, "Engine id or alias whose support matrix to draw; a matrix id works too");
   sub.add_option("--gpu", o->gpu, "GPU (id, alias, family or spelling; auto = this machine's) or target: show only the matrix row that covers it");
   sub.add_flag("--derived", o->derived, "Formats x parts derived from the format records' native_support/emulated_support");
-  sub.add_option("--vendor", o->vendor, "With --derived: only this vendor's parts (nvidia, amd, intel, apple, …)");
+  sub.add_flag("--verdicts", o->verdicts, "Formats x targets, each cell qsel's verdict (explain FORMAT --on TARGET) with its reasons; "
+                                           "--format html draws it as one self-contained page");
+  sub.add_option("--vendor", o->vendor, "With --derived or --verdicts: only this vendor's parts or targets (nvidia, amd, intel, apple, …)");
   return [o, &ctx]() {
     require_format(ctx, "matrix");
+    if (ctx.format == "html") {
+      if (!o->engine.empty() || o->derived || !o->gpu.empty())
+        throw UsageError("--format html draws qsel's verdict grid (--verdicts); drop --engine, --gpu and --derived, or use --format markdown");
+      o->verdicts = true;
+    }
     o->vendors = schema_enum(ctx, "accelerator", "/definitions/vendor/enum");
     print(ctx, matrix_answer(ctx.graph(), *o));
     return 0;

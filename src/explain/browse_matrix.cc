@@ -8,6 +8,7 @@
 #include "qsel/core/text.h"
 #include "qsel/detect/resolve_gpu.h"
 #include "qsel/explain/browse.h"
+#include "qsel/rules/verdict.h"
 #include "qsel/graph/engines.h"
 #include "qsel/graph/selector.h"
 
@@ -195,12 +196,54 @@ json derived_json(const Graph& g, const std::string& vendor, const GpuArg* gpu) 
           {"parts", shown}, {"formats", formats}, {"unlisted", unlisted}};
 }
 
+// ---- qsel's verdicts: formats x targets -------------------------------------------------------
+
+// Every weight format against every target (of `vendor`), each cell the verdict explain
+// gives for the format on the target's parts, with its reasons; targets no engine serves
+// and formats with no verdict anywhere are left out and named.
+json verdicts_json(const Graph& g, const std::string& vendor) {
+  std::vector<const Record*> targets;
+  for (const Record* t : g.of_kind(Kind::Target))
+    if (vendor.empty() || t->str("vendor") == vendor) targets.push_back(t);
+  json formats = json::array(), shown_targets = json::array(), left_out = json::array();
+  std::vector<bool> used(targets.size(), false);
+  for (const Record* f : g.of_kind(Kind::Format)) {
+    if (f->str("regime") == "kv-cache" || f->str("scheme") == "category") continue;
+    json cells = json::object();
+    bool any = false;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      Query q;
+      q.target = targets[i];
+      Verdict v = format_verdict(g, q, *f);
+      cells[targets[i]->id] = {{"verdict", v.value}, {"reasons", v.reasons}};
+      if (v.value != "unknown" && v.value != "unsupported") any = used[i] = true;
+    }
+    if (any) formats.push_back({{"id", f->id}, {"name", f->name}, {"regime", f->str("regime")}, {"cells", cells}});
+    else left_out.push_back(f->id);
+  }
+  json unused = json::array();
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (used[i]) shown_targets.push_back({{"id", targets[i]->id}, {"name", targets[i]->name}, {"vendor", targets[i]->str("vendor")}});
+    else unused.push_back(targets[i]->id);
+  }
+  for (auto& f : formats)
+    for (const auto& id : unused) f["cells"].erase(id.get<std::string>());
+  return {{"verdicts", true}, {"vendor", vendor.empty() ? json() : json(vendor)},
+          {"legend", {{"native", "runs on the format's own matrix unit"}, {"dequant", "weights upcast to a 16-bit matrix unit"},
+                      {"emulated", "runs without the format's matrix unit, by a slower path"},
+                      {"contested", "records disagree: a higher source says it does not run"},
+                      {"unsupported", "a record or rule refuses it"}, {"unknown", "no engine record serves it and none refuses it"}}},
+          {"targets", shown_targets}, {"formats", formats}, {"formats_left_out", left_out}, {"targets_left_out", unused}};
+}
+
 // ---- the answer ---------------------------------------------------------------------------
 
 void check_options(const MatrixQuery& o) {
   if (o.derived && !o.engine.empty())
     throw UsageError("--derived is built from the format records, not from an engine's matrix; drop --engine");
-  if (!o.derived && !o.vendor.empty()) throw UsageError("--vendor applies to the derived grid; add --derived");
+  if (o.verdicts && (o.derived || !o.engine.empty() || !o.gpu.empty()))
+    throw UsageError("--verdicts draws every format on every target; drop --engine, --gpu and --derived");
+  if (!o.derived && !o.verdicts && !o.vendor.empty()) throw UsageError("--vendor applies to the derived or verdict grid; add --derived or --verdicts");
 }
 
 }  // namespace
@@ -211,6 +254,7 @@ json matrix_answer(const Graph& g, const MatrixQuery& o) {
   GpuArg gpu;
   if (!o.gpu.empty()) gpu = resolve_gpu(g, o.gpu, true);
   if (o.derived) return derived_json(g, o.vendor, o.gpu.empty() ? nullptr : &gpu);
+  if (o.verdicts) return verdicts_json(g, o.vendor);
   if (o.engine.empty() && o.gpu.empty()) return list_json(g);
   std::vector<const Record*> ms;
   if (!o.engine.empty()) ms.push_back(&matrix_for(g, o.engine));

@@ -247,6 +247,43 @@ std::string render_derived(const json& d, const Style& st) {
   return out;
 }
 
+// A verdict's letter and colour in the text grid.
+std::string verdict_cell(const std::string& v, const Style& st) {
+  if (v == "native") return st.green("N");
+  if (v == "dequant") return st.cyan("D");
+  if (v == "emulated") return st.yellow("E");
+  if (v == "contested") return st.red("C");
+  if (v == "unsupported") return st.dim("x");
+  return st.dim("·");
+}
+
+std::string render_verdicts(const json& d, const Style& st) {
+  std::string out = st.bold("formats x targets") +
+                    ", qsel's verdict (explain FORMAT --on TARGET): N native, D dequant, E emulated, C contested, x unsupported, · unknown";
+  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+  std::size_t height = 1;
+  for (const auto& t : d["targets"]) height = std::max(height, str(t["id"]).size());
+  Rows t;
+  for (std::size_t line = 0; line < height; ++line) {  // target ids written downwards, bottom-aligned
+    std::vector<std::string> row{"", ""};
+    for (const auto& p : d["targets"]) {
+      std::string id = str(p["id"]);
+      std::size_t pad = height - id.size();
+      row.push_back(line >= pad ? st.bold(std::string(1, id[line - pad])) : "");
+    }
+    t.push_back(row);
+  }
+  for (const auto& f : d["formats"]) {
+    std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
+    for (const auto& p : d["targets"]) row.push_back(verdict_cell(str(f["cells"][str(p["id"])]["verdict"]), st));
+    t.push_back(row);
+  }
+  out += "\n" + table_text(t);
+  out += st.dim(fmt::format("{} formats x {} targets; --format json has each cell's reasons, --format html draws them",
+                            d["formats"].size(), d["targets"].size())) + "\n";
+  return out;
+}
+
 std::string render_matrix_list(const json& r, const Style& st) {
   Table t({"id", "engine", "rows", "columns", "name"});
   for (const auto& m : r["matrices"])
@@ -288,6 +325,17 @@ Flat flat_derived(const json& d) {
   return f;
 }
 
+Flat flat_verdicts(const json& d) {
+  Flat f{{"format", "regime"}, {}};
+  for (const auto& t : d["targets"]) f.header.push_back(str(t["id"]));
+  for (const auto& fm : d["formats"]) {
+    std::vector<std::string> row{str(fm["id"]), str(fm["regime"])};
+    for (const auto& t : d["targets"]) row.push_back(str(fm["cells"][str(t["id"])]["verdict"]));
+    f.rows.push_back(row);
+  }
+  return f;
+}
+
 Flat flat_list(const json& r) {
   Flat f{{"id", "engine", "rows", "columns", "name"}, {}};
   for (const auto& m : r["matrices"]) f.rows.push_back({str(m["id"]), str(m["engine"]), str(m["rows"]), str(m["columns"]), str(m["name"])});
@@ -297,6 +345,7 @@ Flat flat_list(const json& r) {
 Flat flat(const json& r) {
   if (r.contains("matrices")) return flat_list(r);
   if (r.contains("derived")) return flat_derived(r);
+  if (r.contains("verdicts")) return flat_verdicts(r);
   return flat_grid(r);
 }
 
@@ -331,6 +380,7 @@ std::string markdown_grid(const json& grid) {
 std::string render_matrix(const json& r, const Style& st) {
   if (r.contains("matrices")) return render_matrix_list(r, st);
   if (r.contains("derived")) return render_derived(r, st);
+  if (r.contains("verdicts")) return render_verdicts(r, st);
   if (!r.contains("grids")) return render_grid(r, st);
   std::string out;
   for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + render_grid(g, st);
@@ -350,7 +400,7 @@ std::string render_matrix_markdown(const json& r) {
     for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + markdown_grid(g);
     return out;
   }
-  if (r.contains("matrices") || r.contains("derived")) {
+  if (r.contains("matrices") || r.contains("derived") || r.contains("verdicts")) {
     Flat f = flat(r);
     return markdown_table(f.header, f.rows);
   }

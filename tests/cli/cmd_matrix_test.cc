@@ -174,9 +174,9 @@ TEST_CASE("cmd_matrix: bad input exits 2 with one line", "[cli][matrix]") {
       {{"matrix", "--engine", "eng", "--gpu", "gpu-nwe"}, "qsel: error: unknown GPU \"gpu-nwe\"; did you mean \"gpu-new\"?\n"},
       {{"matrix", "--derived", "--engine", "eng"},
        "qsel: error: --derived is built from the format records, not from an engine's matrix; drop --engine\n"},
-      {{"matrix", "--vendor", "amd"}, "qsel: error: --vendor applies to the derived grid; add --derived\n"},
+      {{"matrix", "--vendor", "amd"}, "qsel: error: --vendor applies to the derived or verdict grid; add --derived or --verdicts\n"},
       {{"matrix", "--derived", "--vendor", "nvidai"}, "qsel: error: unknown vendor \"nvidai\"; did you mean \"nvidia\"?\n"},
-      {{"--format", "dot", "matrix"}, "qsel: error: `qsel matrix` does not support --format dot; use text, json, csv, markdown\n"},
+      {{"--format", "dot", "matrix"}, "qsel: error: `qsel matrix` does not support --format dot; use text, json, csv, markdown, html\n"},
   };
   for (const auto& c : cases) {
     auto r = s.run(c.args);
@@ -242,4 +242,21 @@ TEST_CASE("cmd_matrix: the derived grid on the embedded corpus", "[cli][matrix]"
   for (const auto& f : h100["formats"])
     if (f["id"] == "nvfp4") nvfp4_emulated = f["cells"]["h100-sxm"] == "E";
   CHECK(nvfp4_emulated);
+}
+
+TEST_CASE("cmd_matrix: --verdicts gives explain's verdict in every cell, and --format html draws only that grid", "[cli][matrix]") {
+  auto j = nlohmann::json::parse(run_cli({"--format", "json", "matrix", "--verdicts", "--vendor", "nvidia"}).out);
+  REQUIRE(j["formats"].size() > 20);
+  auto e = nlohmann::json::parse(run_cli({"--format", "json", "explain", "fp8-e4m3", "--on", "sm89"}).out);
+  for (const auto& f : j["formats"])
+    if (f["id"] == "fp8-e4m3") CHECK(f["cells"]["sm89"]["verdict"] == e["verdict"]);
+  auto html = run_cli({"--format", "html", "matrix", "--vendor", "amd"});
+  CHECK(html.code == 0);
+  CHECK(html.out.rfind("<!doctype html>", 0) == 0);
+  auto bad = run_cli({"--format", "html", "matrix", "--engine", "vllm"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "qsel: error: --format html draws qsel's verdict grid (--verdicts); drop --engine, --gpu and --derived, or use "
+                   "--format markdown\n");
+  auto both = run_cli({"matrix", "--verdicts", "--derived"});
+  CHECK(both.code == 2);
 }

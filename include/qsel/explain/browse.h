@@ -43,12 +43,14 @@ nlohmann::ordered_json list_answer(const Graph& g, std::optional<Kind> kind, con
 struct MatrixQuery {
   std::string engine, gpu, vendor;
   bool derived = false;
+  bool verdicts = false;             // formats x targets, each cell qsel's verdict (rules/verdict.h)
   std::vector<std::string> vendors;  // the values --vendor may take
 };
 
 // An engine's support matrix (--engine), every matrix's row for a GPU (--gpu), the
-// grid of formats x parts derived from the format records (--derived), or the list
-// of matrices.
+// grid of formats x parts derived from the format records (--derived), the grid of
+// formats x targets with qsel's verdict in each cell (--verdicts: what explain F --on
+// TARGET says, with its reasons), or the list of matrices.
 nlohmann::ordered_json matrix_answer(const Graph& g, const MatrixQuery& q);
 
 // ---- graph -------------------------------------------------------------------------

@@ -38,6 +38,10 @@ std::vector<std::string> wrap_label(const std::string& label, std::size_t width)
 std::string render_matrix(const ojson& result, const Style& style);
 std::string render_matrix_csv(const ojson& result);
 std::string render_matrix_markdown(const ojson& result);
+// The verdict grid (--verdicts) as one self-contained HTML file (render_matrix_html.cc).
+std::string render_matrix_html(const ojson& result);
+// The background colour of a verdict's cell in that file ("#16a34a" for native).
+std::string matrix_html_color(const std::string& verdict);
 
 // ---- qsel graph -----------------------------------------------------------------
 // `result` is {"root", "depth", "nodes": [{id, kind, name, missing?}], "edges": [{from, to, label, dangling?}]}.
