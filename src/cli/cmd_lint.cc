@@ -1,4 +1,5 @@
 // qsel lint [PATH…]: the CI gate for a record corpus.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 struct LintArgs {
   std::vector<std::string> paths, select, ignore;
   std::string config, baseline, write_baseline, output_file;
-  std::string stale_after, root;
+  std::string stale_after, root, stdin_filename;
   bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false, statistics = false,
        show_fixes = false;
 };
@@ -58,10 +59,29 @@ LintSettings settings_for(const LintArgs& a, const std::vector<std::string>& pat
   return s;
 }
 
+// lint -: one record from stdin, named by --stdin-filename (where it would sit in the corpus,
+// which is loaded around it for references); at most a record file's size limit is read.
+FileOverlay read_stdin(const LintArgs& a) {
+  if (a.paths.size() != 1) throw UsageError("- (stdin) is the only path when given");
+  if (a.stdin_filename.empty())
+    throw UsageError("- reads a record from stdin: name where it sits with --stdin-filename (data/formats/awq.yaml)");
+  if (a.fix || a.diff || !a.write_baseline.empty())
+    throw UsageError("- (stdin) has no file to fix or to baseline: drop --fix, --diff and --write-baseline");
+  FileOverlay o{a.stdin_filename, {}};
+  constexpr std::size_t kCap = (1 << 20) + 1;  // the loader names a larger record as too large
+  char buf[65536];
+  while (o.text.size() < kCap && std::cin.read(buf, sizeof buf).gcount() > 0) o.text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+  if (o.text.size() > kCap) o.text.resize(kCap);
+  return o;
+}
+
 LintRequest request_for(const LintArgs& a, const Context& ctx) {
   if (a.fix && a.diff) throw UsageError("--fix writes the files and --diff only shows the edits; choose one");
   LintRequest req;
-  req.paths = a.paths.empty() ? default_paths(ctx) : a.paths;
+  bool from_stdin = std::find(a.paths.begin(), a.paths.end(), "-") != a.paths.end();
+  if (!from_stdin && !a.stdin_filename.empty()) throw UsageError("--stdin-filename names the record read from stdin: give - as the path");
+  if (from_stdin) req.stdin_file = read_stdin(a);
+  req.paths = from_stdin ? std::vector<std::string>{a.stdin_filename} : a.paths.empty() ? default_paths(ctx) : a.paths;
   req.settings = settings_for(a, req.paths);
   req.baseline = a.baseline.empty() ? req.settings.baseline : a.baseline;
   req.write_baseline = a.write_baseline;
@@ -146,7 +166,11 @@ int run_command(const LintArgs& a, Context& ctx) {
 
 Runner setup_lint(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<LintArgs>();
-  sub.add_option("paths", a->paths, "Corpus folders, kind folders or record files (default: --data, QSEL_DATA or data/)");
+  sub.add_option("paths", a->paths, "Corpus folders, kind folders or record files (default: --data, QSEL_DATA or data/); "
+                                    "- reads one record from stdin (with --stdin-filename)");
+  sub.add_option("--stdin-filename", a->stdin_filename, "With -: where the record read from stdin sits (data/formats/awq.yaml): "
+                                                        "its kind, its corpus and the name findings carry")
+      ->type_name("FILE");
   sub.add_option("--select", a->select, "Only these rules: codes or names, comma-separated, repeatable")
       ->allow_extra_args(false);
   sub.add_option("--ignore", a->ignore, "Skip these rules: codes or names, comma-separated, repeatable")

@@ -93,10 +93,10 @@ std::vector<LintReport::CodeCount> LintReport::by_code() const {
 }
 
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
-                     bool last, bool prune) {
+                     bool last, bool prune, const FileOverlay* overlay) {
   auto start = std::chrono::steady_clock::now();
   RecordPass pass(prune, settings.check_options);
-  Workspace ws = load_workspace(paths, schemas, [&pass](Record& r) { pass(r); });
+  Workspace ws = load_workspace(paths, schemas, [&pass](Record& r) { pass(r); }, overlay);
   spdlog::debug("lint: loaded, validated and checked {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;
   report.files = ws.files_in_scope();
@@ -105,7 +105,7 @@ LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& 
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
   start = std::chrono::steady_clock::now();
   sort_findings(report.findings);
-  attach_snippets(report.findings);  // the text report shows each finding's line; renderers read no files
+  attach_snippets(report.findings, overlay);  // the text report shows each finding's line; renderers read no files
   spdlog::debug("lint: {} findings sorted and quoted in {} ms", report.findings.size(), elapsed_ms(start));
   return report;
 }
@@ -128,7 +128,8 @@ LintReport show_fixes(LintReport report) {
 }  // namespace
 
 LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
-  LintReport report = lint_once(req.paths, req.settings, schemas, /*last=*/!req.fix);
+  LintReport report = lint_once(req.paths, req.settings, schemas, /*last=*/!req.fix, /*prune=*/true,
+                                req.stdin_file ? &*req.stdin_file : nullptr);
   if (!req.write_baseline.empty()) {
     write_baseline(report, req.write_baseline);
     return report;

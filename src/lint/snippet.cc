@@ -72,16 +72,20 @@ Snippet snippet_of_line(std::string_view line, int column, std::size_t max_chars
   return cut(w, column, max_chars);
 }
 
-void attach_snippets(Findings& findings) {
+void attach_snippets(Findings& findings, const FileOverlay* overlay) {
   std::map<std::string, std::vector<Finding*>> by_file;
   for (Finding& f : findings)
     if (f.mark.known() && !f.file.empty()) by_file[f.file].push_back(&f);
   for (auto& [file, list] : by_file) {
     std::string text;
-    try {
-      text = read_text_file(file, kMaxRecordFile, "record file");
-    } catch (const UsageError&) {
-      continue;  // gone, unreadable or not a file: the finding stands without its line
+    if (overlay && overlay->is(file)) {
+      text = overlay->text.substr(0, kMaxRecordFile);
+    } else {
+      try {
+        text = read_text_file(file, kMaxRecordFile, "record file");
+      } catch (const UsageError&) {
+        continue;  // gone, unreadable or not a file: the finding stands without its line
+      }
     }
     std::vector<std::size_t> starts{0};
     for (std::size_t i = 0; i < text.size(); ++i)

@@ -111,18 +111,19 @@ std::size_t Workspace::records_in_scope() const {
       std::count_if(corpus.records.begin(), corpus.records.end(), [&](const Record& r) { return in_scope(r.file); }));
 }
 
-Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record) {
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record,
+                         const FileOverlay* overlay) {
   Workspace ws;
   std::set<fs::path> roots_seen;
   for (const auto& p : paths) {
     std::error_code ec;
     if (p.empty()) throw LintInputError("an empty path: name a corpus folder or record file");
-    if (!fs::exists(p, ec)) throw LintInputError(fmt::format("{}: no such file or directory", p));
+    if (!fs::exists(p, ec) && !(overlay && overlay->is(p))) throw LintInputError(fmt::format("{}: no such file or directory", p));
     ws.scope.push_back(canonical_or_absolute(p));
     ws.scope_as_written.push_back(fs::absolute(p, ec).lexically_normal());
     fs::path root = corpus_root(p);
     if (!roots_seen.insert(canonical_or_absolute(root)).second) continue;
-    merge(ws.corpus, load_corpus(root, schemas, YamlLimits{}, 0, /*with_digest=*/false, on_record));
+    merge(ws.corpus, load_corpus(root, schemas, YamlLimits{}, 0, /*with_digest=*/false, on_record, overlay));
   }
   if (roots_seen.size() > 1) drop_duplicate_ids(ws.corpus);
   ws.corpus.origin = fmt::format("{}", fmt::join(paths, " "));

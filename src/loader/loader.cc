@@ -75,6 +75,7 @@ std::string shown_path(const fs::path& p) { return p.lexically_normal().generic_
 struct FileToLoad {
   fs::path path;
   Kind kind;
+  const std::string* text = nullptr;  // an overlay's text, read in place of the file
 };
 
 bool inside(const fs::path& file, const fs::path& dir) {
@@ -348,7 +349,10 @@ void load_file(const FileToLoad& f, const SchemaSet& schemas, const YamlLimits& 
   // One buffer per loading thread, read into directly: no allocation per file.
   thread_local std::string text;
   std::size_t size = 0;
-  if (!read_file(f.path, text, limits.max_bytes, size)) {
+  if (f.text) {
+    size = f.text->size();
+    text.assign(*f.text, 0, std::min(size, limits.max_bytes + 1));
+  } else if (!read_file(f.path, text, limits.max_bytes, size)) {
     o.problems.push_back({kUnreadable, shown, {}, "", "cannot read file"});
     return;
   }
@@ -385,17 +389,32 @@ unsigned load_threads(std::size_t files, unsigned requested) {
 
 }  // namespace
 
+bool FileOverlay::is(const fs::path& file) const {
+  std::error_code ec;
+  return fs::absolute(file, ec).lexically_normal() == fs::absolute(path, ec).lexically_normal();
+}
+
 Corpus load_corpus(const fs::path& root, const SchemaSet& schemas, const YamlLimits& limits, unsigned threads,
-                   bool with_digest, const RecordHook& on_record) {
+                   bool with_digest, const RecordHook& on_record, const FileOverlay* overlay) {
   Corpus corpus;
   corpus.origin = shown_path(root);
   std::error_code ec;
-  if (!fs::exists(root, ec)) {
+  if (!fs::exists(root, ec) && !(overlay && overlay->is(root))) {
     corpus.problems.push_back({kUnreadable, shown_path(root), {}, "", "no such file or directory"});
     return corpus;
   }
   std::vector<FileToLoad> files;
-  collect(root, files, corpus);  // in path order: folders and their files are listed sorted
+  if (!overlay || !overlay->is(root)) collect(root, files, corpus);  // in path order: folders and their files are listed sorted
+  if (overlay) {  // its text in place of the file's, or a file the disk does not have yet
+    auto it = std::find_if(files.begin(), files.end(), [&](const FileToLoad& f) { return overlay->is(f.path); });
+    if (it != files.end()) it->text = &overlay->text;
+    else if (auto kind = parse_kind(overlay->path.parent_path().filename().string()))
+      files.push_back({overlay->path, *kind, &overlay->text});
+    else
+      corpus.problems.push_back({kUnknownFolder, shown_path(overlay->path), {}, "",
+                                 fmt::format("cannot tell the record kind: the file must sit in a kind folder (formats/, accelerators/, …), not {}",
+                                             quote_value(overlay->path.parent_path().filename().string()))});
+  }
   corpus.records.reserve(files.size());
 
   // Each thread takes the next file, loads it, and parks the outcome; whoever

@@ -200,3 +200,37 @@ TEST_CASE("cmd_lint: SARIF and GitHub paths are relative to --root, or to the li
   CHECK(bad.err.find("--root: ") != std::string::npos);
   CHECK(bad.err.find("is not a folder") != std::string::npos);
 }
+
+TEST_CASE("cmd_lint: - lints one record from stdin, named by --stdin-filename, inside the corpus around it", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string corpus = (d.path() / "c").string();
+  std::string q = corpus + "/formats/q.yaml";
+  // the disk's q.yaml has a QS004 error; stdin's copy is fixed: stdin is what is linted
+  auto fixed = d.write("fixed.yaml", replaced(read_text(q), "weight_group_size: 256", "weight_group_size: 32"));
+  auto clean = run_binary("lint --no-config --no-color - --stdin-filename " + q + " < " + fixed.string());
+  CHECK(clean.code == 0);
+  CHECK(clean.out == "0 errors, 0 warnings in 1 record (1 file)\n");
+  // a defect only stdin has: named by --stdin-filename, with stdin's line under it
+  auto broken = d.write("broken.yaml", replaced(read_text(q), "weight_group_size: 256", "weight_group_size: 64"));
+  auto bad = run_binary("lint --no-config --no-color - --stdin-filename " + q + " < " + broken.string());
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find(q + ":7:20: error: weight_group_size 64") != std::string::npos);
+  CHECK(bad.out.find(" 7 | weight_group_size: 64\n") != std::string::npos);
+  // a record the disk does not have yet, checked against the corpus around it
+  auto twin = d.write("twin.yaml", replaced(read_text(corpus + "/formats/awq.yaml"), "id: awq", "id: awq-copy"));
+  auto fresh = run_binary("lint --no-config --no-color - --stdin-filename " + corpus + "/formats/awq-copy.yaml < " + twin.string());
+  CHECK(fresh.out.find(corpus + "/formats/awq-copy.yaml:") != std::string::npos);
+  CHECK(fresh.out.ends_with("in 1 record (1 file)\n"));
+  // what - cannot do
+  CHECK(run_binary("lint - < " + fixed.string()).err ==
+        "qsel: error: - reads a record from stdin: name where it sits with --stdin-filename (data/formats/awq.yaml)\n");
+  CHECK(run_binary("lint --stdin-filename " + q + " " + corpus).err ==
+        "qsel: error: --stdin-filename names the record read from stdin: give - as the path\n");
+  CHECK(run_binary("lint --fix - --stdin-filename " + q + " < " + fixed.string()).err ==
+        "qsel: error: - (stdin) has no file to fix or to baseline: drop --fix, --diff and --write-baseline\n");
+  CHECK(run_binary("lint - " + corpus + " --stdin-filename " + q + " < " + fixed.string()).code == 2);
+  auto nowhere = run_binary("lint --no-config - --stdin-filename " + (d.path() / "q.yaml").string() + " < " + fixed.string());
+  CHECK(nowhere.code != 0);
+  CHECK(nowhere.out.find("cannot tell the record kind") != std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "qsel/lint/finding.h"
+#include "qsel/loader/loader.h"
 #include "qsel/lint/settings.h"
 #include "qsel/loader/schema_set.h"
 
@@ -18,6 +19,7 @@ struct LintRequest {
   std::string write_baseline;  // --write-baseline
   bool fix = false;
   bool diff = false;
+  std::optional<FileOverlay> stdin_file;  // lint -: the text read from stdin, named by --stdin-filename
 };
 
 struct LintReport {
@@ -46,7 +48,7 @@ struct LintReport {
 // frees the first graph before the second is built. `prune`: false keeps every
 // record whole until the checks have run (the lint tests compare both ways).
 LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& settings, const SchemaSet& schemas,
-                     bool last = false, bool prune = true);
+                     bool last = false, bool prune = true, const FileOverlay* overlay = nullptr);
 
 // The whole run: --fix / --diff / --write-baseline / --baseline included.
 LintReport run_lint(const LintRequest& request, const SchemaSet& schemas);

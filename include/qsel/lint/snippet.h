@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "qsel/lint/finding.h"
+#include "qsel/loader/loader.h"
 
 namespace qsel {
 
@@ -21,6 +22,7 @@ Snippet snippet_of_line(std::string_view line, int column, std::size_t max_chars
 
 // Fills `snippet` for every finding with a position, reading each file once;
 // a file that cannot be read (gone, too large, not a file) gives none.
-void attach_snippets(Findings& findings);
+// `overlay`: that file's text is taken from it, not from the disk.
+void attach_snippets(Findings& findings, const FileOverlay* overlay = nullptr);
 
 }  // namespace qsel

@@ -34,6 +34,8 @@ struct Workspace {
 
 // Throws LintInputError when a path does not exist. `on_record` sees every
 // record as it loads (see load_corpus).
-Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record = {});
+// `overlay`: one file's text in place of the disk's (lint -); it need not exist on disk.
+Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet& schemas, const RecordHook& on_record = {},
+                         const FileOverlay* overlay = nullptr);
 
 }  // namespace qsel

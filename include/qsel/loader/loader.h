@@ -46,13 +46,24 @@ std::optional<Record> load_record(std::string_view text, const std::string& file
 // at hand and the next file is not read yet).
 using RecordHook = std::function<void(Record&)>;
 
+// A record file's text given in place of what the disk holds (lint's `-`: the
+// text read from stdin, named by --stdin-filename). The file need not exist; it
+// must sit in a kind folder of the corpus being loaded.
+struct FileOverlay {
+  std::filesystem::path path;
+  std::string text;
+  // Whether `file` (as a loader or a finding names it) is this file.
+  bool is(const std::filesystem::path& file) const;
+};
+
 // `root` is a corpus directory, or a kind folder, or a single record file.
 // Files are loaded on `threads` threads (0: one per core); the result is the
 // same, in the same order, whatever the number. Without `with_digest` the
 // corpus digest is left empty (lint has no use for it and it costs a hash of
 // every byte).
 Corpus load_corpus(const std::filesystem::path& root, const SchemaSet& schemas, const YamlLimits& limits = {},
-                   unsigned threads = 0, bool with_digest = true, const RecordHook& on_record = {});
+                   unsigned threads = 0, bool with_digest = true, const RecordHook& on_record = {},
+                   const FileOverlay* overlay = nullptr);
 
 // Adds QS002 problems for repeated ids and keeps the first record of each id.
 void drop_duplicate_ids(Corpus& corpus);
