@@ -142,12 +142,15 @@ std::string zsh(const CliModel& m) {
       else if (o.complete == "file") action = fmt::format(":{}:_files", o.value);
       else action = fmt::format(":{}: ", o.value);
     }
-    return squote(fmt::format("{}{}[{}]{}", excl, names, zsh_desc(o.help), action));
+    // Brace expansion only happens outside quotes: '(-o --out)'{-o,--out}'[help]:FILE:_files'.
+    std::string rest = squote(fmt::format("[{}]{}", zsh_desc(o.help), action));
+    if (o.names.size() == 1) return squote(names) + rest;
+    return squote(excl) + names + rest;
   };
   s += "_qsel() {\n  local curcontext=\"$curcontext\" state line ret=1\n  local -a commands\n  commands=(\n";
   for (const auto& c : m.commands)
     if (!c.hidden) s += fmt::format("    {}\n", squote(c.name + ":" + c.summary));
-  s += "  )\n  _arguments -C \\\n";
+  s += "  )\n  _arguments -C -A '-*' \\\n";
   for (const auto& o : m.global) s += fmt::format("    {} \\\n", spec(o));
   s += "    '1: :->command' \\\n    '*:: :->args' && ret=0\n";
   s += "  case $state in\n    command) _describe -t commands 'qsel command' commands && ret=0 ;;\n"

@@ -101,6 +101,29 @@ TEST_CASE("completion: zsh and fish scripts parse, and fish completes like bash"
   }
 }
 
+TEST_CASE("completion: zsh completes in a real interactive zsh, through _arguments", "[cli][completion]") {
+  if (!have("zsh")) {
+    WARN("zsh not installed: skipping the interactive zsh check");
+    return;
+  }
+  auto zsh = run_cli({"completion", "zsh"});
+  REQUIRE(zsh.code == 0);
+  TempDir d;
+  d.write("_qsel", zsh.out);
+  // The words zsh offers for a command line, sorted (tests/cli/zsh_capture.zsh drives zsh in a pty).
+  auto offered = [&](const std::string& line) {
+    std::string out = run_shell("timeout 30 zsh", "exec zsh " + qsel::test::source_dir() + "/tests/cli/zsh_capture.zsh " + d.path().string() +
+                                                      " '" + line + "' | sort -u\n");
+    return out;
+  };
+  CHECK(offered("qsel rec") == "recommend\n");
+  CHECK(offered("qsel recommend --gpu rtx-309") == "rtx-3090\nrtx-3090-ti\n");
+  CHECK(offered("qsel explain QS00") == "QS001\nQS002\nQS003\nQS004\nQS005\nQS006\nQS007\nQS008\nQS009\n");
+  CHECK(offered("qsel lint --select QS03") == "QS030\nQS031\nQS032\nQS033\nQS034\nQS035\nQS036\nQS037\nQS038\nQS039\n");
+  CHECK(offered("qsel list gotchas --severity ") == "blocker\nmajor\nminor\n");
+  CHECK(offered("qsel lint --format ") == "concise\ngithub\njson\nsarif\ntext\n");
+}
+
 TEST_CASE("completion: an unknown shell is a usage error", "[cli][completion]") {
   auto r = run_cli({"completion", "powershell"});
   CHECK(r.code == 2);
