@@ -1,7 +1,9 @@
 // Running the vendor tools in turn. NVIDIA and AMD GPUs may share a machine, so
 // both are asked; macOS is asked only when neither reports a GPU. Every tool's
 // outcome is kept in one line so "no GPU found" can say what was tried. The
-// whole detection has one deadline; each tool gets at most half of it, so one
+// whole detection has one deadline (4.5 s: issue 26 asks for an answer within
+// 5 s however the tools behave); each tool gets at most three quarters of it, so
+// a slow nvidia-smi (a GPU waking without persistence mode) still has 3.4 s, one
 // that hangs leaves the next a chance, and none starts once it has passed.
 #include <algorithm>
 #include <chrono>
@@ -40,7 +42,9 @@ bool usable(const Run& r) { return r && r->exit_code == 0 && !r->timed_out && !r
 std::string outcome(const std::string& tool, const Run& r, std::size_t found, const CommandOptions& o) {
   if (r.late) return tool + ": not run (the detection's deadline had passed)";
   if (!r) return tool + ": not installed";
-  if (r->timed_out) return fmt::format("{}: gave no answer within {:.1f} s (killed)", tool, r.seconds);
+  if (r->timed_out)
+    return fmt::format("{}: gave no answer within {:.1f} s (killed){}", tool, r.seconds,
+                       tool == "nvidia-smi" ? "; a GPU without persistence mode can be this slow to wake (nvidia-smi -pm 1)" : "");
   if (r->truncated) return fmt::format("{}: printed more than {} KiB (cut off, not read)", tool, o.max_bytes / 1024);
   if (found > 0) return fmt::format("{}: {} GPU{}", tool, found, found == 1 ? "" : "s");
   if (r->exit_code != 0) return fmt::format("{}: exited with status {}", tool, r->exit_code);
@@ -96,7 +100,7 @@ Probe probe_gpus(const std::string& path, int timeout_ms) {
   Probe p;
   CommandOptions o;
   o.path = path;
-  o.timeout_ms = std::max(1, timeout_ms / 2);
+  o.timeout_ms = std::max(1, timeout_ms * 3 / 4);
   o.deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   probe_nvidia(p, o);
   probe_amd(p, o);

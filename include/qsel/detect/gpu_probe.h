@@ -42,6 +42,6 @@ struct Probe {
 // Runs the tools in order (nvidia-smi, amd-smi, rocm-smi, sysctl/system_profiler)
 // found in `path` (':'-separated; empty = PATH), each killed after `timeout_ms`.
 // NVIDIA and AMD tools are both asked; macOS tools only when neither reports a GPU.
-Probe probe_gpus(const std::string& path = "", int timeout_ms = 10000);
+Probe probe_gpus(const std::string& path = "", int timeout_ms = 4500);
 
 }  // namespace qsel
