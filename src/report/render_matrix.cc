@@ -218,21 +218,27 @@ std::string render_grid(const json& grid, const Style& st) {
   return out;
 }
 
-std::string render_derived(const json& d, const Style& st) {
-  std::string out = st.bold("formats x parts") + " from the format records: N = native_support, E = emulated_support";
-  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+// Column ids written downwards above their columns, bottom-aligned, after two label columns.
+Rows column_heads(const json& columns, const Style& st) {
   std::size_t height = 1;
-  for (const auto& p : d["parts"]) height = std::max(height, str(p["id"]).size());
+  for (const auto& c : columns) height = std::max(height, str(c["id"]).size());
   Rows t;
-  for (std::size_t line = 0; line < height; ++line) {  // part ids written downwards, bottom-aligned
+  for (std::size_t line = 0; line < height; ++line) {
     std::vector<std::string> row{"", ""};
-    for (const auto& p : d["parts"]) {
-      std::string id = str(p["id"]);
+    for (const auto& c : columns) {
+      std::string id = str(c["id"]);
       std::size_t pad = height - id.size();
       row.push_back(line >= pad ? st.bold(std::string(1, id[line - pad])) : "");
     }
     t.push_back(row);
   }
+  return t;
+}
+
+std::string render_derived(const json& d, const Style& st) {
+  std::string out = st.bold("formats x parts") + " from the format records: N = native_support, E = emulated_support";
+  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+  Rows t = column_heads(d["parts"], st);
   for (const auto& f : d["formats"]) {
     std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
     for (const auto& p : d["parts"]) {
@@ -261,18 +267,7 @@ std::string render_verdicts(const json& d, const Style& st) {
   std::string out = st.bold("formats x targets") +
                     ", qsel's verdict (explain FORMAT --on TARGET): N native, D dequant, E emulated, C contested, x unsupported, · unknown";
   out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
-  std::size_t height = 1;
-  for (const auto& t : d["targets"]) height = std::max(height, str(t["id"]).size());
-  Rows t;
-  for (std::size_t line = 0; line < height; ++line) {  // target ids written downwards, bottom-aligned
-    std::vector<std::string> row{"", ""};
-    for (const auto& p : d["targets"]) {
-      std::string id = str(p["id"]);
-      std::size_t pad = height - id.size();
-      row.push_back(line >= pad ? st.bold(std::string(1, id[line - pad])) : "");
-    }
-    t.push_back(row);
-  }
+  Rows t = column_heads(d["targets"], st);
   for (const auto& f : d["formats"]) {
     std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
     for (const auto& p : d["targets"]) row.push_back(verdict_cell(str(f["cells"][str(p["id"])]["verdict"]), st));
