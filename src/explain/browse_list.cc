@@ -34,7 +34,7 @@ const std::vector<Column>& columns(Kind k) {
   static const std::map<Kind, std::vector<Column>> table = {
       {Kind::Format, {{"regime", "regime", "/regime"}, {"weight_bits", "W", "/weight_bits"}, {"activation_bits", "A", "/activation_bits"},
                       {"group", "group", "/weight_group_size"}, {"bpw", "bpw", "/bpw/nominal"}}},
-      {Kind::Accelerator, {{"vendor", "vendor", "/vendor"}, {"target", "target", "/target"}, {"memory_gb", "GB", "/memory_gb"},
+      {Kind::Accelerator, {{"vendor", "vendor", "/vendor"}, {"target", "target", "/target"}, {"memory_gb", "GiB", "/memory_gb"},
                            {"memory_type", "memory", "/memory_type", true}, {"bandwidth_gbs", "GB/s", "/memory_bandwidth_gbs"},
                            {"bf16_tflops", "BF16 TFLOPS", "/tflops/bf16", true}, {"fp8_tflops", "FP8 TFLOPS", "/tflops/fp8", true},
                            {"fp4_tflops", "FP4 TFLOPS", "/tflops/fp4", true}, {"market", "market", "/market"},

@@ -146,7 +146,7 @@ TEST_CASE("cmd_list: markdown is a reference table with each record's sources li
   CHECK(r.err.empty());
   CHECK(r.out.rfind("# ", 0) == 0);
   CHECK(r.out.find("Filtered by --vendor nvidia.") != std::string::npos);
-  CHECK(r.out.find("| id | vendor | target | GB | memory | GB/s | BF16 TFLOPS | FP8 TFLOPS | FP4 TFLOPS | market | year | name | sources |") !=
+  CHECK(r.out.find("| id | vendor | target | GiB | memory | GB/s | BF16 TFLOPS | FP8 TFLOPS | FP4 TFLOPS | market | year | name | sources |") !=
         std::string::npos);
   CHECK(r.out.find("| rtx-3090 | nvidia | sm86 | 24 | GDDR6X | 936.2 | 71 | — | — | consumer | 2020 | NVIDIA GeForce RTX 3090 | [1][rtx-3090.1]") !=
         std::string::npos);
