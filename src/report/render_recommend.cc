@@ -411,13 +411,17 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Model**: {}\n", r["model"]["description"].get<std::string>());
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
-  out += "| # | format | engine | kernel | path | weights | KV | total | fits | decode | quality |\n";
+  out += "| # | format | engine | kernel | path | weights GB | KV GB | total GB | fits | tok/s | quality |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
-  for (std::size_t g = 0; g < groups.size() && g < top; ++g)
+  bool other_model = false;
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g) {
     out += "| " + fmt::format("{}", fmt::join(row(cands, groups[g], plain), " | ")) + " |\n";
+    other_model = other_model || quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos;
+  }
+  if (other_model) out += "\n\\* measured on another model (Why #1 and `--format json` name it)\n";
   auto list = [&](const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out += fmt::format("\n## {}\n\n", title);
