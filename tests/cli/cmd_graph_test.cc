@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <regex>
 #include <set>
@@ -11,6 +13,8 @@
 
 using qsel::test::run_cli;
 using qsel::test::Small;
+using qsel::test::TempDir;
+using qsel::test::minimal_record;
 using nlohmann::json;
 
 namespace {
@@ -181,7 +185,8 @@ TEST_CASE("cmd_graph: Graphviz renders the whole corpus and the NVFP4 neighbourh
     return;
   }
   CHECK(render_with_dot("graph --kinds format,engine,kernel,matrix,target") == 0);
-  CHECK(render_with_dot("graph --around nvfp4 --depth 2") == 0);
+  CHECK(render_with_dot("graph --around nvfp4") == 0);
+  CHECK(render_with_dot("graph --around nvfp4 --depth 2 --edges native-on,serves,selects") == 0);
   CHECK(render_with_dot("graph --around bitnet-b1.58") == 0);
 }
 
@@ -193,6 +198,10 @@ TEST_CASE("cmd_graph: the drawing formats refuse a selection no renderer lays ou
         std::string::npos);
   auto mermaid = run_cli({"--format", "mermaid", "graph"});
   CHECK(mermaid.code == 2);
+  // 1,684 edges within two hops of nvfp4 took Graphviz 19 s: past 1,000 the drawing is refused too
+  auto deep = run_cli({"--format", "dot", "graph", "--around", "nvfp4", "--depth", "2"});
+  CHECK(deep.code == 2);
+  CHECK(deep.err.find("edges, more than Graphviz lays out in reasonable time (at most 1000;") != std::string::npos);
   auto json_whole = run_cli({"--format", "json", "graph"});
   CHECK(json_whole.code == 0);
   auto kinds = json::parse(run_cli({"--format", "json", "graph", "--kinds", "engine"}).out);
@@ -214,8 +223,13 @@ TEST_CASE("cmd_graph: --edges keeps edges of those labels and the records they j
   auto bad = run_cli({"graph", "--edges", "native_on"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("unknown edge label (--edges) \"native_on\"; did you mean \"native-on\"?") != std::string::npos);
-  // formats and parts: 323 records (under 600) and 2,372 edges, past GitHub's Mermaid limit
-  auto big = run_cli({"--format", "mermaid", "graph", "--kinds", "format,accelerator"});
+  // 300 formats with 60-character ids, each related to the next: under 600 records and 1,000
+  // edges, but about 90,000 characters of Mermaid, past GitHub's limit
+  TempDir d;
+  auto id = [](int i) { return fmt::format("f{:03d}-{}", i, std::string(55, 'x')); };
+  for (int i = 0; i < 300; ++i)
+    d.write("c/formats/" + id(i) + ".yaml", minimal_record("format", id(i), "related: [" + id((i + 1) % 300) + "]\n"));
+  auto big = run_cli({"--data", (d.path() / "c").string(), "--format", "mermaid", "graph"});
   CHECK(big.code == 2);
   CHECK(big.out.empty());
   CHECK(big.err.find("characters; GitHub renders at most 50000 (maxTextSize); narrow it with --around ID, --kinds KIND,… or --edges") !=
