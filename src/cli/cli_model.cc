@@ -96,11 +96,8 @@ std::vector<std::string> kind_names(const Graph&, const Command*) {
   return out;
 }
 std::vector<std::string> edge_labels(const Graph& g, const Command*) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < g.records().size(); ++i)
-    for (const Edge* e : g.out_edges(i))
-      if (std::string l(e->label); shell_safe(l) && std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
-  std::sort(out.begin(), out.end());
+  std::vector<std::string> out = g.edge_labels();
+  std::erase_if(out, [](const std::string& l) { return !shell_safe(l); });
   return out;
 }
 

@@ -107,12 +107,8 @@ void print_report(const LintReport& report, const LintArgs& a, const std::vector
   else if (ctx.format == "github") *ctx.out << render_lint_github(report, root);
   else if (a.statistics) *ctx.out << render_lint_statistics(report, ctx.style());
   else *ctx.out << (ctx.format == "concise" ? render_lint_concise(report, ctx.style()) : render_lint_text(report, ctx.style()));
-  if (a.show_fixes && (ctx.format == "text" || ctx.format == "concise")) {
-    Findings fixable;
-    for (const Finding& f : report.findings)
-      if (f.fix) fixable.push_back(f);
-    *ctx.out << render_lint_fixes(report.applied, true, ctx.style()) << render_lint_fixes(fixable, false, ctx.style());
-  }
+  if (a.show_fixes && (ctx.format == "text" || ctx.format == "concise"))
+    *ctx.out << render_lint_fixes(report.applied, true, ctx.style()) << render_lint_fixes(report.findings, false, ctx.style());
   ctx.out = saved;
   if (a.output_file.empty()) return;
   write_file_atomic(a.output_file, text.str());

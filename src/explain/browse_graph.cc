@@ -36,11 +36,8 @@ std::vector<Kind> parse_kinds(const std::vector<std::string>& names) {
 // --edges: labels the corpus's graph has, else a usage error naming them.
 std::set<std::string> edge_labels(const Graph& g, const std::vector<std::string>& asked) {
   if (asked.empty()) return {};
-  std::set<std::string> known;
-  for (std::size_t i = 0; i < g.records().size(); ++i)
-    for (const Edge* e : g.out_edges(i)) known.insert(std::string(e->label));
   std::set<std::string> out;
-  std::vector<std::string> all(known.begin(), known.end());
+  std::vector<std::string> all = g.edge_labels();
   for (const auto& a : asked) {
     require_one_of(a, all, "edge label (--edges)");
     out.insert(a);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -127,6 +128,12 @@ std::vector<const Edge*> Graph::out_edges(std::size_t node) const {
   std::vector<const Edge*> out;
   for (auto k : out_[node]) out.push_back(&edges_[k]);
   return out;
+}
+
+std::vector<std::string> Graph::edge_labels() const {
+  std::set<std::string_view> labels;
+  for (const Edge& e : edges_) labels.insert(e.label);
+  return {labels.begin(), labels.end()};
 }
 
 std::vector<const Edge*> Graph::in_edges(std::size_t node) const {

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
@@ -121,8 +123,9 @@ std::string render_lint_concise(const LintReport& r, const Style& s) {
 }
 
 std::string render_lint_fixes(const std::vector<Finding>& fixes, bool applied, const Style& s) {
-  if (fixes.empty()) return "";
-  std::string out = fmt::format("\n{}\n", s.bold(fmt::format("{} {}:", applied ? "Fixed" : "Fixable with --fix", plural(fixes.size(), "finding"))));
+  std::size_t n = static_cast<std::size_t>(std::count_if(fixes.begin(), fixes.end(), [](const Finding& f) { return f.fix.has_value(); }));
+  if (n == 0) return "";
+  std::string out = fmt::format("\n{}\n", s.bold(fmt::format("{} {}:", applied ? "Fixed" : "Fixable with --fix", plural(n, "finding"))));
   for (const Finding& f : fixes) {
     if (!f.fix) continue;
     out += fmt::format("  {}: {} {} → {}\n", location(f, s), f.code, quote_value(printable(f.fix->old_text)),

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/units.h"
 #include "qsel/report/advice_report.h"
 #include "qsel/report/render.h"
 #include "qsel/report/table.h"
@@ -28,7 +29,7 @@ std::string capacity(const ojson& a) {
   const ojson& v = a["memory_gb"];
   if (!v.is_number()) return "memory unknown";
   if (a.value("memory_unit", std::string("GiB")) == "GB") return fmt::format("{:g} GB", v.get<double>());
-  return fmt::format("{:g} GiB = {:.1f} GB", v.get<double>(), v.get<double>() * 1.073741824);
+  return fmt::format("{:g} GiB = {:.1f} GB", v.get<double>(), v.get<double>() * kGiBInGB);
 }
 
 std::string tbs(const ojson& gbs) { return gbs.is_number() ? fmt::format("{:.2f} TB/s", gbs.get<double>() / 1000) : "bandwidth unknown"; }
@@ -250,6 +251,13 @@ std::string rule_label(const std::string& id) {
   return id;
 }
 
+// What an exclusion names: a format, an engine, or a format on an engine.
+std::string excluded_who(const ojson& e) {
+  if (e["engine"].is_null()) return e["format"].get<std::string>();
+  if (e["format"].is_null()) return e["engine"].get<std::string>();
+  return fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
+}
+
 std::vector<std::string> exclusions(const ojson& r, bool verbose) {
   std::vector<std::string> out;
   std::map<std::string, std::vector<std::string>> not_choices;  // Rule 7, one line per reason
@@ -258,10 +266,7 @@ std::vector<std::string> exclusions(const ojson& r, bool verbose) {
       not_choices[e["reason"]].push_back(e["format"]);
       continue;
     }
-    std::string who = e["engine"].is_null() ? e["format"].get<std::string>()
-                      : e["format"].is_null() ? e["engine"].get<std::string>()
-                                                : fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
-    out.push_back(fmt::format("{} — {}: {}", who, rule_label(e["rule"]), e["reason"].get<std::string>()));
+    out.push_back(fmt::format("{} — {}: {}", excluded_who(e), rule_label(e["rule"]), e["reason"].get<std::string>()));
   }
   for (const auto& [reason, formats] : not_choices)
     out.insert(out.begin(), fmt::format("{} — Rule 7: {}", fmt::join(formats, ", "), reason));
@@ -275,9 +280,7 @@ std::string exclusion_summary(const ojson& r) {
   for (const auto& e : r["excluded"]) {
     std::string rule = e["rule"].get<std::string>();
     if (!names.count(rule)) rules.push_back(rule);
-    std::string who = e["engine"].is_null() ? e["format"].get<std::string>()
-                      : e["format"].is_null() ? e["engine"].get<std::string>()
-                                                : fmt::format("{} on {}", e["format"].get<std::string>(), e["engine"].get<std::string>());
+    std::string who = excluded_who(e);
     auto& v = names[rule];
     if (std::find(v.begin(), v.end(), who) == v.end()) v.push_back(who);
   }
@@ -298,6 +301,13 @@ std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_
     }
   for (const auto& c : order) out.push_back(fmt::format("{}: {}", ranks_text(conflicts[c]), c));
   return out;
+}
+
+// Whether a shown row's quality was measured on another model (its cell's "*", footnoted under the table).
+bool other_model_shown(const ojson& cands, const std::vector<Group>& groups, std::size_t top) {
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g)
+    if (quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos) return true;
+  return false;
 }
 
 // The rows shown: the first `top` rows (groups), as a count of candidates.
@@ -322,17 +332,13 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   std::size_t shown = shown_candidates(groups, top);
   enum { kRank, kFormat, kEngine, kKernel, kPath, kWeights, kKv, kTotal, kFits, kDecode, kQuality };
   Table t({"#", "format", "engine", "kernel", "path", "weights GB", "KV GB", "total GB", "fits", "tok/s", "quality"});
-  bool other_model = false;
-  for (std::size_t g = 0; g < groups.size() && g < top; ++g) {
-    t.add(row(cands, groups[g], st));
-    other_model = other_model || quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos;
-  }
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   std::size_t natural = t.natural_width(1);
   t.fit(st.width, 1, {kKernel, kKv, kWeights, kPath}, {{kQuality, 12}, {kEngine, 12}, {kFormat, 16}});
   out += t.render(1);
   std::vector<std::string> below;
   if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));
-  if (other_model) below.push_back("* measured on another model (Why #1 and --format json name it)");
+  if (other_model_shown(cands, groups, top)) below.push_back("* measured on another model (Why #1 and --format json name it)");
   if (auto dropped = t.dropped(); !dropped.empty())
     below.push_back(fmt::format("{}: shown from {} columns (a wider terminal, or COLUMNS={}); --format json has every field",
                                 fmt::join(dropped, ", "), natural, natural));
@@ -416,12 +422,9 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
-  bool other_model = false;
-  for (std::size_t g = 0; g < groups.size() && g < top; ++g) {
+  for (std::size_t g = 0; g < groups.size() && g < top; ++g)
     out += "| " + fmt::format("{}", fmt::join(row(cands, groups[g], plain), " | ")) + " |\n";
-    other_model = other_model || quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos;
-  }
-  if (other_model) out += "\n\\* measured on another model (Why #1 and `--format json` name it)\n";
+  if (other_model_shown(cands, groups, top)) out += "\n\\* measured on another model (Why #1 and `--format json` name it)\n";
   auto list = [&](const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out += fmt::format("\n## {}\n\n", title);

@@ -100,13 +100,7 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
 void Table::fit(std::size_t width, std::size_t indent, std::vector<std::size_t> drop, std::vector<Shrink> shrink) {
   hidden_.assign(header_.size(), false);
   cut_.assign(header_.size(), 0);
-  auto total = [&] {
-    std::vector<std::size_t> w = widths(true);
-    std::size_t t = indent, shown = 0;
-    for (std::size_t c = 0; c < w.size(); ++c)
-      if (!hidden_[c]) t += cut_[c] > 0 ? std::min(w[c], cut_[c]) : w[c], ++shown;
-    return t + (shown > 0 ? 2 * (shown - 1) : 0);
-  };
+  auto total = [&] { return span(indent, true); };
   auto shrinking = [&](std::size_t c) {
     return std::any_of(shrink.begin(), shrink.end(), [c](const Shrink& s) { return s.column == c; });
   };
@@ -123,11 +117,17 @@ void Table::fit(std::size_t width, std::size_t indent, std::vector<std::size_t> 
   }
 }
 
-std::size_t Table::natural_width(std::size_t indent) const {
+std::size_t Table::natural_width(std::size_t indent) const { return span(indent, false); }
+
+std::size_t Table::span(std::size_t indent, bool fitted) const {
   std::vector<std::size_t> w = widths(true);
-  std::size_t t = indent;
-  for (auto v : w) t += v;
-  return t + (w.empty() ? 0 : 2 * (w.size() - 1));
+  std::size_t t = indent, shown = 0;
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    if (fitted && c < hidden_.size() && hidden_[c]) continue;
+    t += fitted && c < cut_.size() && cut_[c] > 0 ? std::min(w[c], cut_[c]) : w[c];
+    ++shown;
+  }
+  return t + (shown > 0 ? 2 * (shown - 1) : 0);
 }
 
 std::vector<std::string> Table::dropped() const {

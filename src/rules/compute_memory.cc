@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/units.h"
 #include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
@@ -60,7 +61,6 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   forecast(d, c, m, false);
 }
 
-constexpr double kGiB = 1073741824.0;
 
 // The headroom a comfortable fit keeps, per part: --headroom, else the engine's
 // own fitting margin, else qsel's default (llama.cpp's --fit-target, 1 GiB).
@@ -77,10 +77,10 @@ double margin_per_part(const Deliberation& d, const Candidate& c, double total_g
   const json mem = c.engine ? c.engine->data.value("memory", json::object()) : json::object();
   if (mem.contains("margin_gib")) {
     *source = fmt::format("{}'s own fitting margin, {:g} GiB per device", c.engine->id, mem["margin_gib"].get<double>());
-    return mem["margin_gib"].get<double>() * kGiB / 1e9;
+    return mem["margin_gib"].get<double>() * kGiBInGB;
   }
   *source = "qsel's default margin, 1 GiB per part (llama.cpp's --fit-target default; this engine states none)";
-  return kGiB / 1e9;
+  return kGiBInGB;
 }
 
 // An engine whose profiling peak grows with max_num_seqs (vLLM) fits more when

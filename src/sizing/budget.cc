@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
+#include "qsel/core/units.h"
 #include "qsel/sizing/memory.h"
 
 namespace qsel {
@@ -17,7 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kGiB = 1073741824.0, kMiB = 1048576.0, kGB = 1e9;
 
 double num(const json& j, const char* key, double fallback = 0) {
   auto it = j.find(key);
@@ -29,9 +29,9 @@ double working_set_gb(const Record& a, const Record& t, double capacity, std::st
   double recorded = num(a.data, "gpu_working_set_mib");
   if (recorded > 0) {
     *source = fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize, recorded for {})", recorded, a.id);
-    return recorded * kMiB / kGB;
+    return recorded * kBytesPerMiB / kBytesPerGB;
   }
-  double capacity_gib = capacity * kGB / kGiB;
+  double capacity_gib = capacity * kBytesPerGB / kBytesPerGiB;
   for (const auto& rule : t.data.value("gpu_working_set", json::array())) {
     double max = num(rule, "max_memory_gib", 1e18);
     if (capacity_gib > max) continue;
@@ -52,7 +52,7 @@ double from_rules(const json& rules, const char* key, double x) {
 
 // SGLang's mem_fraction_static: the engine derives it from the device size.
 double static_fraction(const json& sf, double total_gb, int count, std::string* how) {
-  double total_mib = total_gb * kGB / kMiB;
+  double total_mib = total_gb * kBytesPerGB / kBytesPerMiB;
   json bucket;  // a copy: value() hands back a temporary
   for (const auto& b : sf.value("buckets", json::array()))
     if (bucket.is_null() && total_mib <= num(b, "max_gib", 1e18) * 1024) bucket = b;
@@ -74,7 +74,7 @@ double static_fraction(const json& sf, double total_gb, int count, std::string* 
 }
 
 double activation_gb(const json& ap, const Record& a, double total_gb, const ModelSpec& m, std::string* how) {
-  double total_gib = total_gb * kGB / kGiB, seqs = 0;
+  double total_gib = total_gb * kBytesPerGB / kBytesPerGiB, seqs = 0;
   for (const auto& rule : ap.value("max_num_seqs", json::array())) {
     if (total_gib < num(rule, "min_device_gib")) continue;
     std::string unless = rule.value("unless_name_contains", "");
@@ -83,8 +83,8 @@ double activation_gb(const json& ap, const Record& a, double total_gb, const Mod
     break;
   }
   double bytes = num(ap, "bytes_per_seq_vocab") * seqs * static_cast<double>(m.vocab);
-  *how = fmt::format("activation peak {:.1f} GB ({:g} sequences x {} vocab)", bytes / kGB, seqs, m.vocab);
-  return bytes / kGB;
+  *how = fmt::format("activation peak {:.1f} GB ({:g} sequences x {} vocab)", bytes / kBytesPerGB, seqs, m.vocab);
+  return bytes / kBytesPerGB;
 }
 
 std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
@@ -94,7 +94,7 @@ std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
 double capacity_gb(const Record& a) {
   double v = num(a.data, "memory_gb");
   if (v <= 0) return 0;
-  return a.str("memory_unit") == "GB" ? v : v * kGiB / kGB;  // DRAM/HBM/GDDR capacities are binary-sized
+  return a.str("memory_unit") == "GB" ? v : v * kBytesPerGiB / kBytesPerGB;  // DRAM/HBM/GDDR capacities are binary-sized
 }
 
 double device_total_gb(const Record& a, const Record& t, std::string* source) {
@@ -109,7 +109,7 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
   double reported = num(a.data, "memory_reported_mib");
   if (reported > 0) {
     *source = fmt::format("{:.0f} MiB as the driver reports it", reported);
-    return reported * kMiB / kGB;
+    return reported * kBytesPerMiB / kBytesPerGB;
   }
   if (a.data.value("user_described", false))
     *source = fmt::format("{:g} {} as given; the driver's total is unknown and may be a little less", num(a.data, "memory_gb"), unit);
@@ -145,22 +145,22 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
     kept.push_back(how);
   }
   if (mem.contains("non_torch_gib")) {
-    b.non_torch_gb = from_rules(mem["non_torch_gib"], "max_count", count) * kGiB / kGB;
+    b.non_torch_gb = from_rules(mem["non_torch_gib"], "max_count", count) * kBytesPerGiB / kBytesPerGB;
     kept.push_back(fmt::format("non-torch {:.2f} GB", b.non_torch_gb));
   }
   if (mem.contains("cuda_graphs_gib") && t.str("platform") == "cuda") {
-    b.cuda_graphs_gb = num(mem, "cuda_graphs_gib") * kGiB / kGB;
+    b.cuda_graphs_gb = num(mem, "cuda_graphs_gib") * kBytesPerGiB / kBytesPerGB;
     kept.push_back(fmt::format("CUDA graphs {:.1f} GB", b.cuda_graphs_gb));
   }
   if (mem.contains("fixed_overhead_gib")) {
-    b.buffers_gb += num(mem, "fixed_overhead_gib") * kGiB / kGB;
-    kept.push_back(fmt::format("activations and buffers {:.1f} GB", num(mem, "fixed_overhead_gib") * kGiB / kGB));
+    b.buffers_gb += num(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB;
+    kept.push_back(fmt::format("activations and buffers {:.1f} GB", num(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB));
   }
   if (mem.contains("compute_buffer")) {
     const json& cb = mem["compute_buffer"];
     double bytes = num(cb, "tokens") * num(cb, "bytes_per_entry") * static_cast<double>(m.vocab);
-    b.buffers_gb += bytes / kGB;
-    kept.push_back(fmt::format("compute buffer {:.2f} GB ({:g} tokens x {} vocab)", bytes / kGB, num(cb, "tokens"), m.vocab));
+    b.buffers_gb += bytes / kBytesPerGB;
+    kept.push_back(fmt::format("compute buffer {:.2f} GB ({:g} tokens x {} vocab)", bytes / kBytesPerGB, num(cb, "tokens"), m.vocab));
   }
   double overhead = b.activation_gb + b.non_torch_gb + b.cuda_graphs_gb + b.buffers_gb;
   std::string budget;

@@ -58,6 +58,8 @@ class Graph {
   std::vector<const Edge*> out_edges(std::size_t node) const;
   std::vector<const Edge*> in_edges(std::size_t node) const;
   std::vector<const Edge*> dangling() const;
+  // Every label an edge has ("native-on", "serves"), sorted, each once.
+  std::vector<std::string> edge_labels() const;
 
   // Id or alias, case-insensitive and tolerant of '-', '_' and spaces; an
   // accelerator family name resolves to its default member. `kind` narrows.

@@ -35,8 +35,9 @@ std::string render_lint_statistics(const LintReport& report, const Style& style)
 // --format concise: one line per finding (file:line:col: CODE severity message, [*] when
 // --fix can fix it) and the summary line.
 std::string render_lint_concise(const LintReport& report, const Style& style);
-// --show-fixes: each fix as the text it replaces and the text it puts there, with its
-// location ("Fixed N findings:" after --fix, else "Fixable with --fix:"); empty when none.
+// --show-fixes: each finding's fix among `fixes` (those without one are skipped) as the
+// text it replaces and the text it puts there, with its location ("Fixed N findings:"
+// after --fix, else "Fixable with --fix:"); empty when none has a fix.
 std::string render_lint_fixes(const std::vector<Finding>& fixes, bool applied, const Style& style);
 
 // {"schema_version": 1, "findings": [{code, name, severity, file, line, column, record, message, fixable, url}],

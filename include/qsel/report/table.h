@@ -29,6 +29,8 @@ class Table {
 
  private:
   std::vector<std::size_t> widths(bool show_header) const;
+  // Columns the rendered table takes: as fit() left it (`fitted`), or whole.
+  std::size_t span(std::size_t indent, bool fitted) const;
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<bool> hidden_;

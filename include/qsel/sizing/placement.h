@@ -8,15 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "qsel/core/units.h"
 #include "qsel/graph/graph.h"
 #include "qsel/model/model_spec.h"
 
 namespace qsel {
 
 // The machine around the GPU.
-// GB (10^9 bytes) in one GiB: memory sold by its label ("32 GB" of RAM, "24 GB" of GDDR) is binary.
-inline constexpr double kGiBInGB = 1.073741824;
-
 struct Host {
   double ram_gb = 0;             // installed system RAM, GB
   double ram_bandwidth_gbs = 0;  // what a decode step streams from RAM at (theoretical)
