@@ -20,10 +20,10 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 constexpr std::size_t kMaxJson = 16 << 20;   // a config or an index is kilobytes; the largest indexes are a few MB
 constexpr std::size_t kMaxShards = 4096;
@@ -91,7 +91,7 @@ json read_json(const FileTree& t, const std::string& file, std::string_view what
 }
 
 // config.json: its text kept (model_from_config_text locates problems in it) and parsed.
-void read_config(const FileTree& t, Checkpoint& c) {
+void read_config_json(const FileTree& t, Checkpoint& c) {
   c.config_file = t.name("config.json");
   c.config_text = t.read_text("config.json", kMaxJson, "config.json");
   c.config = parse_json(c.config_file, c.config_text, "config.json");
@@ -233,7 +233,7 @@ class LocalTree final : public FileTree {
 Checkpoint read_checkpoint_tree(const FileTree& t, ReadLimits limits) {
   Checkpoint c;
   c.path = t.root();
-  if (t.has("config.json")) read_config(t, c);
+  if (t.has("config.json")) read_config_json(t, c);
   find_quantization_config(t, c);
   if (t.has("hf_quant_config.json")) c.hf_quant_config = read_json(t, "hf_quant_config.json", "hf_quant_config.json", c);
   Shards index = shards(t, c);
@@ -321,7 +321,7 @@ Checkpoint read_any(const std::string& path) {
     add_safetensors(BinaryFile(path), c, r);
     c.kind = "safetensors";
     if (dir.has("config.json")) {
-      read_config(dir, c);
+      read_config_json(dir, c);
       find_quantization_config(dir, c);
     }
     return c;

@@ -15,12 +15,11 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
 
-using ojson = nlohmann::json;
-
 constexpr std::uint32_t kMagic = 0x46554747;  // "GGUF" read as a little-endian u32
-constexpr std::uint64_t kMaxTensors = 1 << 16;
+constexpr std::uint64_t kMaxGgufTensors = 1 << 16;
 constexpr std::uint64_t kMaxKeys = 1 << 16;
 constexpr std::uint64_t kMaxKeyBytes = 1 << 16;
 constexpr std::uint64_t kMaxStringBytes = 1ull << 30;  // a chat template or a merge list; only its head is read
@@ -77,7 +76,7 @@ std::string name_string(Cursor& c, Budget& b, std::uint64_t max, const std::stri
   return c.bytes(n, max, what);
 }
 
-ojson scalar(Cursor& c, std::uint32_t t, const std::string& what) {
+json scalar(Cursor& c, std::uint32_t t, const std::string& what) {
   switch (t) {
     case U8: return c.u8(what);
     case I8: return static_cast<std::int8_t>(c.u8(what));
@@ -85,7 +84,7 @@ ojson scalar(Cursor& c, std::uint32_t t, const std::string& what) {
     case I16: { std::uint32_t lo = c.u8(what), hi = c.u8(what); return static_cast<std::int16_t>(lo | hi << 8); }
     case U32: return c.u32(what);
     case I32: return static_cast<std::int32_t>(c.u32(what));
-    case F32: { std::uint32_t b = c.u32(what); float f; std::memcpy(&f, &b, 4); return std::isfinite(f) ? ojson(f) : ojson(); }
+    case F32: { std::uint32_t b = c.u32(what); float f; std::memcpy(&f, &b, 4); return std::isfinite(f) ? json(f) : json(); }
     case BOOL: {
       std::uint64_t at = c.offset();
       std::uint8_t v = c.u8(what);
@@ -94,7 +93,7 @@ ojson scalar(Cursor& c, std::uint32_t t, const std::string& what) {
     }
     case U64: return c.u64(what);
     case I64: return static_cast<std::int64_t>(c.u64(what));
-    case F64: { std::uint64_t b = c.u64(what); double d; std::memcpy(&d, &b, 8); return std::isfinite(d) ? ojson(d) : ojson(); }
+    case F64: { std::uint64_t b = c.u64(what); double d; std::memcpy(&d, &b, 8); return std::isfinite(d) ? json(d) : json(); }
     case STRING: {  // only the kept head is read (a whole UTF-8 sequence past the cut included); the rest is skipped
       std::uint64_t n = c.u64(what + " length");
       return kept(c.head(n, kKeptString + 4, kMaxStringBytes, what));
@@ -103,7 +102,7 @@ ojson scalar(Cursor& c, std::uint32_t t, const std::string& what) {
   }
 }
 
-ojson value(Cursor& c, Budget& b, std::uint32_t t, const std::string& key) {
+json value(Cursor& c, Budget& b, std::uint32_t t, const std::string& key) {
   if (t != ARRAY) return scalar(c, t, key);
   std::uint64_t at = c.offset();
   std::uint32_t et = c.u32(key + " array type");
@@ -119,7 +118,7 @@ ojson value(Cursor& c, Budget& b, std::uint32_t t, const std::string& key) {
                          "about 260,000 tokens)", key, n, kMaxStringValues));
     b.string_values += n;
   }
-  ojson head = ojson::array();
+  json head = json::array();
   for (std::uint64_t i = 0; i < n; ++i) {
     if (i < kKeptArray) {
       head.push_back(scalar(c, et, key));
@@ -219,11 +218,11 @@ GgufFile read_gguf(const ByteSource& f) {
   if (g.version < 2 || g.version > 3) c.fail_at(version_at, fmt::format("GGUF version {} (versions 2 and 3 are read)", g.version));
   std::uint64_t tensors_at = c.offset();
   std::uint64_t n_tensors = c.u64("the tensor count");
-  if (n_tensors > kMaxTensors) c.fail_at(tensors_at, fmt::format("tensor count {} is not plausible (at most {})", n_tensors, kMaxTensors));
+  if (n_tensors > kMaxGgufTensors) c.fail_at(tensors_at, fmt::format("tensor count {} is not plausible (at most {})", n_tensors, kMaxGgufTensors));
   std::uint64_t keys_at = c.offset();
   std::uint64_t n_keys = c.u64("the metadata key count");
   if (n_keys > kMaxKeys) c.fail_at(keys_at, fmt::format("metadata key count {} is not plausible (at most {})", n_keys, kMaxKeys));
-  g.metadata = ojson::object();
+  g.metadata = json::object();
   Budget budget;
   for (std::uint64_t i = 0; i < n_keys; ++i) {
     std::uint64_t at = c.offset();

@@ -12,12 +12,11 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
 
-using nlohmann::json;
-
 constexpr std::uint64_t kMaxHeader = 100000000;  // the safetensors crate's MAX_HEADER_SIZE
-constexpr std::size_t kMaxTensors = 200000;
+constexpr std::size_t kMaxSafetensorsEntries = 200000;
 constexpr int kMaxDepth = 16;
 
 std::uint64_t count(const json& v) {
@@ -77,7 +76,7 @@ class HeaderReader : public nlohmann::json_sax<json> {
   bool end_array() override { return close(); }
   bool key(string_t& k) override {
     if (depth_ == 1) {
-      if (++top_keys_ > kMaxTensors) c_.fail_at(8, fmt::format("more than {} entries; at most {} tensors per file are read", kMaxTensors, kMaxTensors));
+      if (++top_keys_ > kMaxSafetensorsEntries) c_.fail_at(8, fmt::format("more than {} entries; at most {} tensors per file are read", kMaxSafetensorsEntries, kMaxSafetensorsEntries));
       if (!seen_.insert(k).second) c_.fail_at(8, fmt::format("tensor {} is listed twice", quote_value(k)));
       top_key_ = std::move(k);
     } else if (depth_ == 2) {
@@ -101,7 +100,7 @@ class HeaderReader : public nlohmann::json_sax<json> {
       entries.push_back({top_key_});
     } else if (depth_ == 2 && metadata()) {
       if (!v.is_string()) c_.fail_at(8, fmt::format("__metadata__ {} must be a string", quote_value(field_)));
-      if (s_.metadata.size() >= kMaxTensors) c_.fail_at(8, fmt::format("__metadata__ holds more than {} entries", kMaxTensors));
+      if (s_.metadata.size() >= kMaxSafetensorsEntries) c_.fail_at(8, fmt::format("__metadata__ holds more than {} entries", kMaxSafetensorsEntries));
       s_.metadata[field_] = std::move(v);
     } else if (depth_ == 2) {
       Entry& e = entries.back();

@@ -14,9 +14,8 @@
 #include "qsel/report/rule_doc.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 }  // namespace
 

@@ -11,9 +11,9 @@
 #include "qsel/report/browse_report.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
 
-using json = nlohmann::ordered_json;
 // More records than Graphviz or Mermaid lay out in reasonable time (the 1,100-record
 // corpus took dot over four minutes): the drawing formats ask for a narrower selection.
 constexpr std::size_t kMaxDrawn = 600;
@@ -24,7 +24,7 @@ constexpr std::size_t kMaxDrawnEdges = 1000;
 // GitHub renders Mermaid blocks up to 50,000 characters (its maxTextSize) and shows an error past it.
 constexpr std::size_t kMaxMermaidChars = 50000;
 
-void print(Context& ctx, const json& result) {
+void print_graph(Context& ctx, const ojson& result) {
   if (ctx.json()) return ctx.print_json(versioned(result));
   std::size_t nodes = result["nodes"].size();
   if ((ctx.format == "dot" || ctx.format == "mermaid") && nodes > kMaxDrawn)
@@ -64,7 +64,7 @@ Runner setup_graph(CLI::App& sub, Context& ctx) {
     require_format(ctx, "graph");
     if (depth->count() && o->around.empty()) throw UsageError("--depth needs --around ID");
     if (o->depth < 0) throw UsageError(fmt::format("--depth must be 0 or more, got {}", o->depth));
-    print(ctx, graph_answer(ctx.graph(), *o));
+    print_graph(ctx, graph_answer(ctx.graph(), *o));
     return 0;
   };
 }

@@ -11,9 +11,8 @@
 #include "qsel/report/render.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
-
-using json = nlohmann::ordered_json;
 
 std::optional<Kind> kind_arg(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -37,7 +36,7 @@ Runner setup_list(CLI::App& sub, Context& ctx) {
     require_format(ctx, "list");
     ListEnums enums{schema_enum(ctx, "format", "/properties/regime/enum"), schema_enum(ctx, "gotcha", "/properties/severity/enum"),
                     schema_enum(ctx, "accelerator", "/definitions/vendor/enum")};
-    json result = list_answer(ctx.graph(), kind_arg(*kind), *filters, enums);
+    ojson result = list_answer(ctx.graph(), kind_arg(*kind), *filters, enums);
     if (ctx.json()) ctx.print_json(versioned(result));
     else if (ctx.format == "markdown") *ctx.out << render_list_markdown(terminal_safe(result));
     else *ctx.out << render_list(terminal_safe(result), ctx.style());

@@ -10,11 +10,10 @@
 #include "qsel/report/render.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
 
-using json = nlohmann::ordered_json;
-
-void print(Context& ctx, const json& result) {
+void print_matrix(Context& ctx, const ojson& result) {
   if (ctx.json()) return ctx.print_json(versioned(result));
   if (ctx.format == "html") {
     *ctx.out << render_matrix_html(result);  // escapes every record string itself
@@ -45,7 +44,7 @@ Runner setup_matrix(CLI::App& sub, Context& ctx) {
       o->verdicts = true;
     }
     o->vendors = schema_enum(ctx, "accelerator", "/definitions/vendor/enum");
-    print(ctx, matrix_answer(ctx.graph(), *o));
+    print_matrix(ctx, matrix_answer(ctx.graph(), *o));
     return 0;
   };
 }

@@ -12,9 +12,8 @@
 #include "qsel/report/render.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
-
-using json = nlohmann::ordered_json;
 
 std::string resolution_note(const std::string& query, const Resolution& r) {
   if (r.how == Resolution::How::Family) {
@@ -32,8 +31,8 @@ std::string resolution_note(const std::string& query, const Resolution& r) {
   return note;
 }
 
-json edge_json(const Graph& g, const Edge& e, bool outgoing) {
-  json j = {{"label", e.label}, {"path", e.pointer}};
+ojson edge_json(const Graph& g, const Edge& e, bool outgoing) {
+  ojson j = {{"label", e.label}, {"path", e.pointer}};
   if (outgoing) {
     j["id"] = e.to_id;
     if (e.to) j["kind"] = kind_name(g.record(*e.to).kind);
@@ -47,22 +46,22 @@ json edge_json(const Graph& g, const Edge& e, bool outgoing) {
 }
 
 // The kind an edge's other end is grouped under: its kind, or "missing" / "wrong_kind".
-std::string other_kind(const json& edge) {
+std::string other_kind(const ojson& edge) {
   if (edge.value("dangling", false)) return "missing";
   if (edge.value("wrong_kind", false)) return "wrong_kind";
   return edge["kind"];
 }
 
 // {kind: {label: [ids]}}: kinds in registry order, labels and ids in first-seen order, no repeats.
-json grouped(const json& edges) {
+ojson grouped(const ojson& edges) {
   std::vector<std::string> order;
   for (const auto& k : all_kinds()) order.push_back(k.name);
   order.insert(order.end(), {"wrong_kind", "missing"});
-  json out = json::object();
+  ojson out = ojson::object();
   for (const auto& kind : order)
     for (const auto& e : edges) {
       if (other_kind(e) != kind) continue;
-      json& ids = out[kind][e["label"].get<std::string>()];
+      ojson& ids = out[kind][e["label"].get<std::string>()];
       if (std::find(ids.begin(), ids.end(), e["id"]) == ids.end()) ids.push_back(e["id"]);
     }
   return out;
@@ -70,9 +69,9 @@ json grouped(const json& edges) {
 
 }  // namespace
 
-json show_json(const Graph& g, const Record& r, const std::string& query, const Resolution& res) {
+ojson show_json(const Graph& g, const Record& r, const std::string& query, const Resolution& res) {
   std::size_t idx = *g.index_of(r.id);
-  json out = {{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"file", r.file},
+  ojson out = {{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"file", r.file},
               {"line", r.mark().line}, {"column", r.mark().column}, {"record", in_source_order(r.data, r.marks)}};
   if (res.how != Resolution::How::Id || !res.ambiguous.empty())
     out["resolved"] = {{"query", query}, {"how", res.how == Resolution::How::Family ? "family" : "alias"},
@@ -81,9 +80,9 @@ json show_json(const Graph& g, const Record& r, const std::string& query, const 
     Freshness f = freshness_of(r.data);
     out["read_at"] = {{"oldest", f.oldest}, {"newest", f.newest}, {"dated_sources", f.dated}, {"undated_code_citations", f.undated_code}};
   }
-  out["edges_out"] = json::array();
+  out["edges_out"] = ojson::array();
   for (const Edge* e : g.out_edges(idx)) out["edges_out"].push_back(edge_json(g, *e, true));
-  out["edges_in"] = json::array();
+  out["edges_in"] = ojson::array();
   for (const Edge* e : g.in_edges(idx)) out["edges_in"].push_back(edge_json(g, *e, false));
   out["refers_to"] = grouped(out["edges_out"]);
   out["referred_to_by"] = grouped(out["edges_in"]);
@@ -98,7 +97,7 @@ Runner setup_show(CLI::App& sub, Context& ctx) {
     const Graph& g = ctx.graph();
     Resolution res = g.resolve(*id);
     if (!res) throw_unknown("record", *id, res);
-    json result = show_json(g, *res.record, *id, res);
+    ojson result = show_json(g, *res.record, *id, res);
     if (ctx.json()) ctx.print_json(versioned(result));
     else *ctx.out << render_show(terminal_safe(result, true), ctx.style());
     return 0;

@@ -7,10 +7,11 @@
 #include <cstdlib>
 #include <ctime>
 
-namespace qsel {
-namespace {
+#include <fmt/format.h>
 
+namespace qsel {
 using nlohmann::json;
+namespace {
 
 std::string str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -125,9 +126,7 @@ std::string days_to_date(int days) {
   int y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
   int d = doy - (153 * mp + 2) / 5 + 1, m = mp + (mp < 10 ? 3 : -9);
   y += m <= 2;
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
-  return buf;
+  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
 }
 
 int today_days() {

@@ -13,9 +13,9 @@
 #include "qsel/rules/verdict.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
 
-using json = nlohmann::ordered_json;
 constexpr int kUnreached = -1;  // distance of a record outside the selection
 
 std::vector<Kind> parse_kinds(const std::vector<std::string>& names) {
@@ -122,7 +122,7 @@ class Verdicts {
 };
 
 // A support edge's claim beside qsel's verdict for the pair.
-void add_verdict(json& edge, const Graph& g, std::size_t from, const Edge& e, Verdicts& verdicts) {
+void add_verdict(ojson& edge, const Graph& g, std::size_t from, const Edge& e, Verdicts& verdicts) {
   const char* claim = claimed_path(e.label);
   if (!claim || !e.to) return;
   const Record& a = g.record(from);
@@ -138,9 +138,9 @@ void add_verdict(json& edge, const Graph& g, std::size_t from, const Edge& e, Ve
 }
 
 // Edges out of the selected records that are drawn, plus dangling ones; repeats dropped.
-json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std::vector<int>& dist, int outer, json& missing,
+ojson edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std::vector<int>& dist, int outer, ojson& missing,
                 const std::set<std::string>& labels) {
-  json edges = json::array();
+  ojson edges = ojson::array();
   std::set<std::tuple<std::size_t, std::string, std::string>> seen;
   std::set<std::string> missing_ids;
   Verdicts verdicts(g);
@@ -149,7 +149,7 @@ json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std
       if (!drawn(*e, n, dist, outer)) continue;
       if (!labels.empty() && !labels.count(std::string(e->label))) continue;
       if (!seen.insert({n, e->to_id, std::string(e->label)}).second) continue;
-      json edge = {{"from", g.record(n).id}, {"to", e->to_id}, {"label", e->label}};
+      ojson edge = {{"from", g.record(n).id}, {"to", e->to_id}, {"label", e->label}};
       add_verdict(edge, g, n, *e, verdicts);
       if (!e->to) {
         edge["missing"] = true;
@@ -163,7 +163,7 @@ json edges_json(const Graph& g, const std::vector<std::size_t>& nodes, const std
 
 }  // namespace
 
-json graph_answer(const Graph& g, const GraphQuery& o) {
+ojson graph_answer(const Graph& g, const GraphQuery& o) {
   std::vector<int> dist(g.records().size(), 0);
   const Record* root = nullptr;
   if (!o.around.empty()) {
@@ -190,16 +190,15 @@ json graph_answer(const Graph& g, const GraphQuery& o) {
       if (!touched[i] && !(root && g.records()[i].id == root->id)) dist[i] = kUnreached;
   }
   auto nodes = ordered(g, dist);
-  json node_list = json::array(), missing = json::array();
+  ojson node_list = ojson::array(), missing = ojson::array();
   for (std::size_t n : nodes) {
     const Record& r = g.record(n);
     node_list.push_back({{"id", r.id}, {"kind", kind_name(r.kind)}, {"name", r.name}, {"distance", dist[n]}});
   }
-  json edges = edges_json(g, nodes, dist, root ? o.depth : kUnreached, missing, labels);
+  ojson edges = edges_json(g, nodes, dist, root ? o.depth : kUnreached, missing, labels);
   for (auto& m : missing) node_list.push_back(m);
-  return {{"root", root ? json(root->id) : json()}, {"depth", root ? json(o.depth) : json()},
+  return {{"root", root ? ojson(root->id) : ojson()}, {"depth", root ? ojson(o.depth) : ojson()},
           {"node_count", node_list.size()}, {"edge_count", edges.size()}, {"nodes", node_list}, {"edges", edges}};
 }
-
 
 }  // namespace qsel

@@ -18,9 +18,8 @@
 #include "qsel/rules/verdict.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
-
-using json = nlohmann::ordered_json;
 
 struct Column {
   const char* key;
@@ -54,28 +53,28 @@ const std::vector<Column>& columns(Kind k) {
   return table.at(k);
 }
 
-json list_kinds(const Graph& g) {
-  json kinds = json::array();
+ojson list_kinds(const Graph& g) {
+  ojson kinds = ojson::array();
   for (const auto& k : all_kinds())
     kinds.push_back({{"kind", k.name}, {"folder", std::string(k.plural) + "/"}, {"count", g.of_kind(k.kind).size()}});
   return {{"kinds", kinds}};
 }
 
-json list_records(const std::vector<const Record*>& records, Kind kind) {
-  json cols = json::array({{{"key", "id"}, {"header", "id"}}});
+ojson list_records(const std::vector<const Record*>& records, Kind kind) {
+  ojson cols = ojson::array({{{"key", "id"}, {"header", "id"}}});
   for (const auto& c : columns(kind)) cols.push_back({{"key", c.key}, {"header", c.header}, {"detail", c.detail}});
   cols.push_back({{"key", "name"}, {"header", "name"}});
-  json rows = json::array();
+  ojson rows = ojson::array();
   for (const Record* r : records) {
-    json row = {{"id", r->id}, {"name", r->name}, {"file", r->file}};
+    ojson row = {{"id", r->id}, {"name", r->name}, {"file", r->file}};
     for (const auto& c : columns(kind)) {
       nlohmann::json::json_pointer p(c.pointer);
-      row[c.key] = r->data.contains(p) ? json(r->data.at(p)) : json();
+      row[c.key] = r->data.contains(p) ? ojson(r->data.at(p)) : ojson();
     }
-    row["sources"] = json::array();
+    row["sources"] = ojson::array();
     for (const auto& src : r->data.value("sources", nlohmann::json::array()))
       if (src.is_object())
-        row["sources"].push_back({{"title", src.value("title", std::string())}, {"url", src.contains("url") ? json(src["url"]) : json()}});
+        row["sources"].push_back({{"title", src.value("title", std::string())}, {"url", src.contains("url") ? ojson(src["url"]) : ojson()}});
     rows.push_back(row);
   }
   return {{"kind", kind_name(kind)}, {"plural", kind_plural(kind)}, {"count", rows.size()}, {"columns", cols}, {"records", rows}};
@@ -87,12 +86,12 @@ using Keep = std::function<bool(const Record&)>;
 // Builds what a filter keeps from its value; sets `shown` to the value as resolved.
 using MakeKeep = Keep (*)(const Graph& g, const ListEnums& enums, const std::string& value, Kind kind, std::string& shown);
 
-bool has(const std::vector<std::string>& list, const std::string& value) {
+bool contains_value(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
 Keep on_list(const std::string& pointer, std::string id) {
-  return [pointer, id](const Record& r) { return has(r.strings(pointer), id); };
+  return [pointer, id](const Record& r) { return contains_value(r.strings(pointer), id); };
 }
 
 Keep field_is(const char* field, const std::string& value) {
@@ -115,7 +114,7 @@ std::vector<std::string> matrix_yes_formats(const Record& m) {
       if (cell.empty() || cell[0] != 'Y') continue;
       auto excluded = footnote_excludes(m, cell);
       for (const auto& f : c.value("formats", nlohmann::json::array()))
-        if (!has(excluded, f)) out.push_back(f);
+        if (!contains_value(excluded, f)) out.push_back(f);
     }
   return out;
 }
@@ -132,7 +131,7 @@ std::set<std::string> engine_formats(const Graph& g, const Record& e) {
 Keep engine_kernels(const Record& e) {
   std::set<std::string> ids;
   for (const auto& sel : e.data.value("kernel_selection", nlohmann::json::array())) ids.insert(sel["kernel"].get<std::string>());
-  return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || has(r.strings("/engines"), id); };
+  return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || contains_value(r.strings("/engines"), id); };
 }
 
 Keep by_engine(const Graph& g, const ListEnums&, const std::string& value, Kind kind, std::string& shown) {
@@ -231,9 +230,9 @@ void check_applies(const ListFilterInfo& spec, const std::optional<Kind>& kind) 
     throw UsageError(fmt::format("{} filters {}, not {}", spec.flag, kinds_text(spec.kinds), kind_plural(*kind)));
 }
 
-json filtered(const Graph& g, Kind kind, const ListFilters& f, const ListEnums& enums) {
+ojson filtered(const Graph& g, Kind kind, const ListFilters& f, const ListEnums& enums) {
   std::vector<const Record*> records = g.of_kind(kind);
-  json used = json::array();
+  ojson used = ojson::array();
   for (const auto& spec : filter_specs()) {
     const std::string& value = f.*spec.info.value;
     if (value.empty()) continue;
@@ -242,7 +241,7 @@ json filtered(const Graph& g, Kind kind, const ListFilters& f, const ListEnums& 
     std::erase_if(records, [&](const Record* r) { return !keep(*r); });
     used.push_back({{"flag", spec.info.flag}, {"value", value}, {"resolved", shown}});
   }
-  json result = list_records(records, kind);
+  ojson result = list_records(records, kind);
   if (!used.empty()) result["filters"] = used;
   return result;
 }
@@ -258,7 +257,7 @@ const std::vector<ListFilterInfo>& list_filters() {
   return infos;
 }
 
-json list_answer(const Graph& g, std::optional<Kind> kind, const ListFilters& f, const ListEnums& enums) {
+ojson list_answer(const Graph& g, std::optional<Kind> kind, const ListFilters& f, const ListEnums& enums) {
   for (const auto& spec : filter_specs())
     if (!(f.*spec.info.value).empty()) check_applies(spec.info, kind);
   return kind ? filtered(g, *kind, f, enums) : list_kinds(g);

@@ -13,70 +13,69 @@
 #include "qsel/graph/selector.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
 
-using json = nlohmann::ordered_json;
-
-bool has(const json& list, const std::string& value) {
+bool list_has(const ojson& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-json targets_matching(const Graph& g, const nlohmann::json& selector) {
-  json ids = json::array();
+ojson targets_matching(const Graph& g, const nlohmann::json& selector) {
+  ojson ids = ojson::array();
   for (const Record* t : matching_targets(selector, g)) ids.push_back(t->id);
   return ids;
 }
 
 // A footnote is a string, or {text, excludes_formats}.
-json footnote_json(const std::string& mark, const nlohmann::json& note) {
+ojson footnote_json(const std::string& mark, const nlohmann::json& note) {
   if (note.is_string()) return {{"mark", mark}, {"text", note}};
-  return {{"mark", mark}, {"text", note["text"]}, {"excludes_formats", json(note.value("excludes_formats", nlohmann::json::array()))}};
+  return {{"mark", mark}, {"text", note["text"]}, {"excludes_formats", ojson(note.value("excludes_formats", nlohmann::json::array()))}};
 }
 
 // ---- one matrix record -------------------------------------------------------------
 
-json columns_json(const nlohmann::json& m) {
-  json cols = json::array();
+ojson columns_json(const nlohmann::json& m) {
+  ojson cols = ojson::array();
   for (const auto& c : m["columns"])
-    cols.push_back({{"key", c["key"]}, {"label", c["label"]}, {"formats", json(c.value("formats", nlohmann::json::array()))},
-                    {"kernel", json(c.value("kernel", nlohmann::json()))}});
+    cols.push_back({{"key", c["key"]}, {"label", c["label"]}, {"formats", ojson(c.value("formats", nlohmann::json::array()))},
+                    {"kernel", ojson(c.value("kernel", nlohmann::json()))}});
   return cols;
 }
 
-json row_json(const Graph& g, const nlohmann::json& row, const json& columns) {
-  json cells = json::object();
+ojson row_json(const Graph& g, const nlohmann::json& row, const ojson& columns) {
+  ojson cells = ojson::object();
   for (const auto& c : columns) {
     std::string key = c["key"];
-    cells[key] = row["cells"].contains(key) ? json(row["cells"][key]) : json();
+    cells[key] = row["cells"].contains(key) ? ojson(row["cells"][key]) : ojson();
   }
   return {{"key", row["key"]}, {"label", row["label"]}, {"targets", targets_matching(g, row["match"])}, {"cells", cells}};
 }
 
-json grid_json(const Graph& g, const Record& m) {
+ojson grid_json(const Graph& g, const Record& m) {
   const Record* engine = g.find(m.str("engine"));
-  json columns = columns_json(m.data);
-  json rows = json::array();
+  ojson columns = columns_json(m.data);
+  ojson rows = ojson::array();
   for (const auto& r : m.data["rows"]) rows.push_back(row_json(g, r, columns));
-  json footnotes = json::array();
+  ojson footnotes = ojson::array();
   const nlohmann::json notes = m.data.value("footnotes", nlohmann::json::object());
   for (const auto& [mark, note] : notes.items()) footnotes.push_back(footnote_json(mark, note));
-  json uncovered = json::array();
+  ojson uncovered = ojson::array();
   for (const auto& u : m.data.value("uncovered", nlohmann::json::array()))
     uncovered.push_back({{"targets", targets_matching(g, u["match"])}, {"note", u["note"]}});
   const auto& src = m.data["sources"][0];
   return {{"matrix", m.id}, {"name", m.name}, {"engine", m.str("engine")},
-          {"engine_name", engine ? json(engine->name) : json()}, {"version", json(m.data.value("version", nlohmann::json()))},
-          {"file", m.file}, {"source", {{"title", src["title"]}, {"url", json(src.value("url", nlohmann::json()))}}},
+          {"engine_name", engine ? ojson(engine->name) : ojson()}, {"version", ojson(m.data.value("version", nlohmann::json()))},
+          {"file", m.file}, {"source", {{"title", src["title"]}, {"url", ojson(src.value("url", nlohmann::json()))}}},
           {"columns", columns}, {"rows", rows}, {"footnotes", footnotes}, {"uncovered", uncovered}};
 }
 
 // The footnote mark of a cell: "Y*" -> "*", "Y" -> "".
-std::string cell_mark(const json& cell) {
+std::string cell_mark(const ojson& cell) {
   std::string c = cell.is_string() ? cell.get<std::string>() : "";
   return !c.empty() && c[0] == 'Y' ? c.substr(1) : c == "." ? "" : c;
 }
 
-bool carried_by_selected_row(const json& grid, const json& mark) {
+bool carried_by_selected_row(const ojson& grid, const ojson& mark) {
   for (const auto& r : grid["rows"]) {
     if (!r["selected"].get<bool>()) continue;
     for (const auto& [_, cell] : r["cells"].items())
@@ -86,29 +85,29 @@ bool carried_by_selected_row(const json& grid, const json& mark) {
 }
 
 // Drops the footnotes that no cell of a selected row carries.
-void keep_footnotes_of_selected(json& grid) {
-  json kept = json::array();
+void keep_footnotes_of_selected(ojson& grid) {
+  ojson kept = ojson::array();
   for (const auto& f : grid["footnotes"])
     if (carried_by_selected_row(grid, f["mark"])) kept.push_back(f);
   grid["footnotes"] = kept;
 }
 
 // Marks the rows that cover the GPU's target and says what the matrix says about it.
-void select_gpu(json& grid, const std::string& query, const GpuArg& gpu) {
+void select_gpu(ojson& grid, const std::string& query, const GpuArg& gpu) {
   std::string target = gpu.target ? gpu.target->id : gpu.accelerator->str("target");
-  json rows = json::array(), notes = json::array();
+  ojson rows = ojson::array(), notes = ojson::array();
   for (auto& r : grid["rows"]) {
-    r["selected"] = has(r["targets"], target);
+    r["selected"] = list_has(r["targets"], target);
     if (r["selected"]) rows.push_back(r["key"]);
   }
   for (const auto& u : grid["uncovered"])
-    if (has(u["targets"], target)) notes.push_back(u["note"]);
+    if (list_has(u["targets"], target)) notes.push_back(u["note"]);
   keep_footnotes_of_selected(grid);
   grid["gpu"] = {{"query", query},
-                 {"accelerator", gpu.accelerator ? json(gpu.accelerator->id) : json()},
-                 {"accelerator_name", gpu.accelerator ? json(gpu.accelerator->name) : json()},
+                 {"accelerator", gpu.accelerator ? ojson(gpu.accelerator->id) : ojson()},
+                 {"accelerator_name", gpu.accelerator ? ojson(gpu.accelerator->name) : ojson()},
                  {"target", target},
-                 {"note", gpu.note.empty() ? json() : json(gpu.note)},
+                 {"note", gpu.note.empty() ? ojson() : ojson(gpu.note)},
                  {"covered", !rows.empty()},
                  {"rows", rows},
                  {"uncovered_notes", notes}};
@@ -129,8 +128,8 @@ const Record& matrix_for(const Graph& g, const std::string& query) {
                                engines.empty() ? "the corpus has none" : fmt::format("matrices exist for {}", fmt::join(engines, ", "))));
 }
 
-json list_json(const Graph& g) {
-  json rows = json::array();
+ojson list_json(const Graph& g) {
+  ojson rows = ojson::array();
   for (const Record* m : g.of_kind(Kind::Matrix))
     rows.push_back({{"id", m->id}, {"engine", m->str("engine")}, {"rows", m->data["rows"].size()},
                     {"columns", m->data["columns"].size()}, {"name", m->name}});
@@ -162,10 +161,10 @@ std::string support_cell(const Record& format, const std::string& part) {
 }
 
 // The formats that name at least one of `parts`, each with a cell per part.
-json derived_formats(const Graph& g, const std::vector<const Record*>& parts) {
-  json formats = json::array();
+ojson derived_formats(const Graph& g, const std::vector<const Record*>& parts) {
+  ojson formats = ojson::array();
   for (const Record* f : g.of_kind(Kind::Format)) {
-    json cells = json::object();
+    ojson cells = ojson::object();
     bool any = false;
     for (const Record* p : parts) {
       cells[p->id] = support_cell(*f, p->id);
@@ -176,22 +175,22 @@ json derived_formats(const Graph& g, const std::vector<const Record*>& parts) {
   return formats;
 }
 
-bool named_by_any(const json& formats, const std::string& part) {
-  return std::any_of(formats.begin(), formats.end(), [&](const json& f) { return !f["cells"][part].get<std::string>().empty(); });
+bool named_by_any(const ojson& formats, const std::string& part) {
+  return std::any_of(formats.begin(), formats.end(), [&](const ojson& f) { return !f["cells"][part].get<std::string>().empty(); });
 }
 
 // Parts no format names are listed apart instead of drawn as empty columns.
-json derived_json(const Graph& g, const std::string& vendor, const GpuArg* gpu) {
+ojson derived_json(const Graph& g, const std::string& vendor, const GpuArg* gpu) {
   auto parts = derived_parts(g, vendor, gpu);
-  json formats = derived_formats(g, parts);
-  json shown = json::array(), unlisted = json::array();
+  ojson formats = derived_formats(g, parts);
+  ojson shown = ojson::array(), unlisted = ojson::array();
   for (const Record* p : parts) {
     if (named_by_any(formats, p->id)) shown.push_back({{"id", p->id}, {"vendor", p->str("vendor")}, {"target", p->str("target")}});
     else unlisted.push_back(p->id);
   }
   for (auto& f : formats)
     for (const auto& id : unlisted) f["cells"].erase(id.get<std::string>());
-  return {{"derived", true}, {"vendor", vendor.empty() ? json() : json(vendor)},
+  return {{"derived", true}, {"vendor", vendor.empty() ? ojson() : ojson(vendor)},
           {"legend", {{"N", "native_support"}, {"E", "emulated_support"}}},
           {"parts", shown}, {"formats", formats}, {"unlisted", unlisted}};
 }
@@ -201,15 +200,15 @@ json derived_json(const Graph& g, const std::string& vendor, const GpuArg* gpu) 
 // Every weight format against every target (of `vendor`), each cell the verdict explain
 // gives for the format on the target's parts, with its reasons; targets no engine serves
 // and formats with no verdict anywhere are left out and named.
-json verdicts_json(const Graph& g, const std::string& vendor) {
+ojson verdicts_json(const Graph& g, const std::string& vendor) {
   std::vector<const Record*> targets;
   for (const Record* t : g.of_kind(Kind::Target))
     if (vendor.empty() || t->str("vendor") == vendor) targets.push_back(t);
-  json formats = json::array(), shown_targets = json::array(), left_out = json::array();
+  ojson formats = ojson::array(), shown_targets = ojson::array(), left_out = ojson::array();
   std::vector<bool> used(targets.size(), false);
   for (const Record* f : g.of_kind(Kind::Format)) {
     if (f->str("regime") == "kv-cache" || f->str("scheme") == "category") continue;
-    json cells = json::object();
+    ojson cells = ojson::object();
     bool any = false;
     for (std::size_t i = 0; i < targets.size(); ++i) {
       Query q;
@@ -221,14 +220,14 @@ json verdicts_json(const Graph& g, const std::string& vendor) {
     if (any) formats.push_back({{"id", f->id}, {"name", f->name}, {"regime", f->str("regime")}, {"cells", cells}});
     else left_out.push_back(f->id);
   }
-  json unused = json::array();
+  ojson unused = ojson::array();
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (used[i]) shown_targets.push_back({{"id", targets[i]->id}, {"name", targets[i]->name}, {"vendor", targets[i]->str("vendor")}});
     else unused.push_back(targets[i]->id);
   }
   for (auto& f : formats)
     for (const auto& id : unused) f["cells"].erase(id.get<std::string>());
-  return {{"verdicts", true}, {"vendor", vendor.empty() ? json() : json(vendor)},
+  return {{"verdicts", true}, {"vendor", vendor.empty() ? ojson() : ojson(vendor)},
           {"legend", {{"native", "runs on the format's own matrix unit"}, {"dequant", "weights upcast to a 16-bit matrix unit"},
                       {"emulated", "runs without the format's matrix unit, by a slower path"},
                       {"contested", "records disagree: a higher source says it does not run"},
@@ -248,7 +247,7 @@ void check_options(const MatrixQuery& o) {
 
 }  // namespace
 
-json matrix_answer(const Graph& g, const MatrixQuery& o) {
+ojson matrix_answer(const Graph& g, const MatrixQuery& o) {
   check_options(o);
   if (!o.vendor.empty()) require_one_of(o.vendor, o.vendors, "vendor");
   GpuArg gpu;
@@ -259,7 +258,7 @@ json matrix_answer(const Graph& g, const MatrixQuery& o) {
   std::vector<const Record*> ms;
   if (!o.engine.empty()) ms.push_back(&matrix_for(g, o.engine));
   else ms = g.of_kind(Kind::Matrix);
-  json grids = json::array();
+  ojson grids = ojson::array();
   for (const Record* m : ms) {
     grids.push_back(grid_json(g, *m));
     if (!o.gpu.empty()) select_gpu(grids.back(), o.gpu, gpu);
@@ -267,6 +266,5 @@ json matrix_answer(const Graph& g, const MatrixQuery& o) {
   if (grids.size() == 1) return grids[0];
   return {{"grids", grids}};
 }
-
 
 }  // namespace qsel

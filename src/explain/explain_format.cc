@@ -12,10 +12,10 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
 using nlohmann::json;
+namespace {
+
 using rule_util::contains;
 
 ojson format_lists(const Deliberation& d, const Record& f) {

@@ -9,10 +9,10 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
 using nlohmann::json;
+namespace {
+
 using rule_util::contains;
 
 std::vector<std::string> referrers(const Graph& g, const Record& r, Kind kind) {

@@ -15,9 +15,8 @@
 #include "qsel/rules/rules.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 // Targets whose family is the query or starts with it ("blackwell" covers
 // blackwell, blackwell-ultra and blackwell-consumer).

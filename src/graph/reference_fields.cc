@@ -3,9 +3,8 @@
 #include <sstream>
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 const std::vector<Kind> kAny{};
 

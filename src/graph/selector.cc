@@ -3,9 +3,8 @@
 #include <algorithm>
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 // True when the list at `key` names `value` (a lone string counts as a list of one).
 bool listed(const json& selector, const char* key, const std::string& value) {

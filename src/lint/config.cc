@@ -14,9 +14,8 @@
 
 namespace qsel {
 namespace fs = std::filesystem;
-namespace {
-
 using nlohmann::json;
+namespace {
 
 const std::vector<std::string> kKeys = {"select", "ignore", "strict", "baseline", "per-file-ignores", "stale-after"};
 

@@ -18,12 +18,11 @@
 #include "qsel/core/errors.h"
 #include "qsel/core/text_file.h"
 #include "qsel/lint/errors.h"
+#include "qsel/loader/yaml_reader.h"
 
 namespace qsel {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr std::size_t kMaxRecordFile = 1 << 20;  // the loader's cap: a larger file is never fixable
 
 // Byte offset of 1-based line/column (column in characters), or npos.
 std::size_t offset_of(std::string_view text, Mark at) {
@@ -106,7 +105,7 @@ std::vector<FileEdit> plan_fixes(const Findings& findings) {
   for (auto& [file, fixes] : by_file) {
     std::string text;
     try {
-      text = read_text_file(file, kMaxRecordFile, "record file");
+      text = read_text_file(file, kMaxRecordFileBytes, "record file");
     } catch (const UsageError& e) {
       throw LintInputError(fmt::format("{} (reading it to fix it)", e.what()));
     }
@@ -127,7 +126,7 @@ std::string write_one(const FileEdit& e) {
   options.temp_tag = "qsel-fix";
   options.refuse_symlink = true;
   options.expect = e.before;
-  options.expect_max_bytes = kMaxRecordFile;
+  options.expect_max_bytes = kMaxRecordFileBytes;
   WriteOutcome out = try_write_file_atomic(e.file, e.after, options);
   switch (out.code) {
     case WriteOutcome::Written: return "";

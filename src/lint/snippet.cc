@@ -7,11 +7,10 @@
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/core/text_file.h"
+#include "qsel/loader/yaml_reader.h"
 
 namespace qsel {
 namespace {
-
-constexpr std::size_t kMaxRecordFile = 1 << 20;  // the loader's cap: a larger file has no positioned findings
 
 // Bytes in the character at `i`: a valid UTF-8 sequence, else one byte.
 std::size_t char_length(std::string_view s, std::size_t i) {
@@ -79,10 +78,10 @@ void attach_snippets(Findings& findings, const FileOverlay* overlay) {
   for (auto& [file, list] : by_file) {
     std::string text;
     if (overlay && overlay->is(file)) {
-      text = overlay->text.substr(0, kMaxRecordFile);
+      text = overlay->text.substr(0, kMaxRecordFileBytes);
     } else {
       try {
-        text = read_text_file(file, kMaxRecordFile, "record file");
+        text = read_text_file(file, kMaxRecordFileBytes, "record file");
       } catch (const UsageError&) {
         continue;  // gone, unreadable or not a file: the finding stands without its line
       }

@@ -97,4 +97,15 @@ DecodedBlob decode_corpus(std::string_view blob, bool with_schemas) {
   return out;
 }
 
+// Decoded once from the blob the binary links in (embedded_blob.cc).
+const DecodedBlob& embedded() {
+  static const DecodedBlob* decoded = new DecodedBlob(decode_corpus(embedded_blob()));  // lives until exit
+  return *decoded;
+}
+
+const std::map<std::string, nlohmann::json>& embedded_schemas() {
+  static const auto* schemas = new std::map<std::string, nlohmann::json>(decode_schemas(embedded_blob()));  // lives until exit
+  return *schemas;
+}
+
 }  // namespace qsel

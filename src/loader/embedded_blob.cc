@@ -28,14 +28,4 @@ std::string_view embedded_blob() {
   return {qsel_corpus_blob_begin, static_cast<std::size_t>(qsel_corpus_blob_end - qsel_corpus_blob_begin)};
 }
 
-const DecodedBlob& embedded() {
-  static const DecodedBlob* decoded = new DecodedBlob(decode_corpus(embedded_blob()));  // lives until exit
-  return *decoded;
-}
-
-const std::map<std::string, nlohmann::json>& embedded_schemas() {
-  static const auto* schemas = new std::map<std::string, nlohmann::json>(decode_schemas(embedded_blob()));  // lives until exit
-  return *schemas;
-}
-
 }  // namespace qsel

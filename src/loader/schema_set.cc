@@ -18,9 +18,8 @@
 #include "schema_patterns.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::string type_name(const json& v) {
   if (v.is_null()) return "null";
@@ -32,7 +31,7 @@ std::string type_name(const json& v) {
   return "mapping";
 }
 
-std::string shown(const json& v) {
+std::string shown_value(const json& v) {
   if (v.is_string()) return quote_value(v.get<std::string>());
   if (v.is_array()) return "a list";
   if (v.is_object()) return "a mapping";
@@ -112,14 +111,14 @@ std::string explain_violation(const json& root, const json& node_in, const json&
     bool ok = t.is_string() ? type_matches(v, t.get<std::string>())
                             : std::any_of(t.begin(), t.end(), [&](const json& x) { return type_matches(v, x.get<std::string>()); });
     if (!ok) return v.is_null() ? fmt::format("expected {}, got null", join_types(t))
-                                : fmt::format("expected {}, got {} {}", join_types(t), type_name(v), shown(v));
+                                : fmt::format("expected {}, got {} {}", join_types(t), type_name(v), shown_value(v));
   }
   if (node.contains("const") && node["const"] != v)
-    return fmt::format("expected {}, got {}", node["const"].dump(), shown(v));
+    return fmt::format("expected {}, got {}", node["const"].dump(), shown_value(v));
   if (node.contains("enum") && std::find(node["enum"].begin(), node["enum"].end(), v) == node["enum"].end()) {
     std::vector<std::string> opts;
     for (const auto& e : node["enum"]) opts.push_back(e.dump());
-    return fmt::format("expected one of {}, got {}", fmt::join(opts, ", "), shown(v));
+    return fmt::format("expected one of {}, got {}", fmt::join(opts, ", "), shown_value(v));
   }
   if (v.is_number()) {
     double x = v.get<double>();
@@ -137,8 +136,8 @@ std::string explain_violation(const json& root, const json& node_in, const json&
       return fmt::format("expected at most {} characters, got {}", node["maxLength"].dump(), n);
     if (node.contains("pattern") && !matches_pattern(node["pattern"].get<std::string>(), v.get<std::string>()))
       return node.contains("description") && node["description"].is_string()  // the pattern in words
-                 ? fmt::format("expected {}, got {}", node["description"].get<std::string>(), shown(v))
-                 : fmt::format("expected a value matching {}, got {}", node["pattern"].dump(), shown(v));
+                 ? fmt::format("expected {}, got {}", node["description"].get<std::string>(), shown_value(v))
+                 : fmt::format("expected a value matching {}, got {}", node["pattern"].dump(), shown_value(v));
   }
   if (v.is_array()) {
     if (node.contains("minItems") && v.size() < node["minItems"].get<std::size_t>())
@@ -146,7 +145,7 @@ std::string explain_violation(const json& root, const json& node_in, const json&
     if (node.value("uniqueItems", false))
       for (std::size_t i = 0; i < v.size(); ++i)
         for (std::size_t j = i + 1; j < v.size(); ++j)
-          if (v[i] == v[j]) return fmt::format("expected unique items, {} appears twice", shown(v[i]));
+          if (v[i] == v[j]) return fmt::format("expected unique items, {} appears twice", shown_value(v[i]));
   }
   return "";
 }

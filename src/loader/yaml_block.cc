@@ -8,9 +8,8 @@
 #include "qsel/core/text.h"
 
 namespace qsel::yaml_block {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 // Thrown to give the file to the general reader.
 struct GiveUp {};

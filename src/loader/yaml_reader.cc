@@ -16,9 +16,8 @@
 #include "yaml_strict.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 constexpr const char* kSyntax = "QS006";
 constexpr const char* kMultiDoc = "QS007";

@@ -23,7 +23,7 @@ bool simple_escape(char c) {
   }
 }
 
-std::string shown(char c) {
+std::string shown_char(char c) {
   auto u = static_cast<unsigned char>(c);
   if (u >= 0x21 && u < 0x7f) return std::string(1, c);
   return fmt::format("\\x{:02X}", u);
@@ -166,7 +166,7 @@ std::size_t Checker::quoted(std::size_t pos, int min_indent, bool report) {
       if (!simple_escape(e) && !end(i + 1) && !reported) {
         add(i, fmt::format("invalid escape sequence \\{} in a double-quoted string; write a single quote as ' (it needs "
                            "no escape), a backslash as \\\\",
-                           shown(e)));
+                           shown_char(e)));
         reported = true;
       }
       i += end(i + 1) ? 1 : 2;

@@ -10,9 +10,8 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::vector<std::string> split_path(const std::string& key) {
   std::vector<std::string> out;
@@ -57,7 +56,7 @@ const json& signatures(const Record& f) {
   return it != f.data.end() && it->is_array() ? *it : none;
 }
 
-std::string shown(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 struct Match {
   const Record* format = nullptr;
@@ -85,7 +84,7 @@ std::optional<Match> try_signature(const Record& f, const json& sig, const json&
       for (const auto& a : allowed)
         if (!hit && same_value(*v, a)) hit = v;
     if (!hit) return std::nullopt;
-    m.held.push_back(fmt::format("{}={}", key, shown(*hit)));
+    m.held.push_back(fmt::format("{}={}", key, value_text(*hit)));
     ++m.score;
   }
   for (const auto& key : sig.value("absent", json::array())) {
@@ -130,7 +129,7 @@ const char* kSettings[] = {"bits", "group_size", "zero_point", "sym", "desc_act"
 
 void settings_of(const json& q, std::vector<std::string>& out) {
   for (const char* k : kSettings)
-    if (q.contains(k) && !q[k].is_null() && !q[k].is_object()) out.push_back(fmt::format("{} {}", k, shown(q[k])));
+    if (q.contains(k) && !q[k].is_null() && !q[k].is_object()) out.push_back(fmt::format("{} {}", k, value_text(q[k])));
   if (q.contains("quantization") && q["quantization"].is_object()) settings_of(q["quantization"], out);
   if (q.contains("config_groups") && q["config_groups"].is_object())
     for (const auto& [name, g] : q["config_groups"].items()) {
@@ -138,7 +137,7 @@ void settings_of(const json& q, std::vector<std::string>& out) {
       const json& w = g["weights"];
       std::vector<std::string> parts;
       for (const char* k : {"num_bits", "type", "strategy", "group_size", "symmetric"})
-        if (w.contains(k) && !w[k].is_null()) parts.push_back(fmt::format("{} {}", k, shown(w[k])));
+        if (w.contains(k) && !w[k].is_null()) parts.push_back(fmt::format("{} {}", k, value_text(w[k])));
       out.push_back(fmt::format("{} weights: {}", name, fmt::join(parts, ", ")));
       if (out.size() > 12) break;
     }

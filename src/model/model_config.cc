@@ -14,9 +14,8 @@
 #include "qsel/model/shape_limits.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 struct Located {
   const std::string& path;

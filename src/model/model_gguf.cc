@@ -14,9 +14,8 @@
 #include "qsel/model/shape_limits.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
-
-using ojson = nlohmann::json;
 
 // A shape value from the metadata, `fallback` when absent; stored per layer (an
 // array), its first value. Checked against the range config.json's key for the
@@ -30,7 +29,7 @@ class ShapeReader {
     std::string key = arch_ + "." + std::string(suffix);
     const char* config_key = config_key_of_gguf(suffix);
     const ShapeLimit& r = shape_limit(config_key ? config_key : "");
-    const ojson* v = g_.find(key);
+    const json* v = g_.find(key);
     if (v && v->is_object() && v->contains("head") && !(*v)["head"].empty()) v = &(*v)["head"][0];
     if (!v) {
       if (!fallback) throw UsageError(fmt::format("{}: no {} in the GGUF metadata (a positive integer)", g_.path, key));
@@ -70,7 +69,7 @@ ModelSpec model_from_gguf(const GgufFile& g) {
   m.head_dim = shape.optional("attention.key_length", std::max(1, m.hidden / m.heads));
   long long vocab = shape.get("vocab_size", 0, true);
   if (vocab <= 0)
-    if (const ojson* t = g.find("tokenizer.ggml.tokens"); t && t->is_object()) vocab = (*t)["length"].get<long long>();
+    if (const json* t = g.find("tokenizer.ggml.tokens"); t && t->is_object()) vocab = (*t)["length"].get<long long>();
   const ShapeLimit& vocab_limit = shape_limit("vocab_size");
   if (vocab < vocab_limit.min || vocab > vocab_limit.max)
     throw UsageError(fmt::format("{}: vocabulary size is {}, not a plausible value ({} to {})", g.path, vocab, vocab_limit.min, vocab_limit.max));

@@ -10,9 +10,8 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 int int_field(const json& d, const char* key, int fallback = 0) {
   auto it = d.find(key);

@@ -55,7 +55,7 @@ void memory_json(const Memory& m, ojson& j) {
                  {"for_model_gb", round2(b.for_model_gb)}, {"statement", b.statement}};
 }
 
-ojson model_json(const ModelSpec& m) {
+ojson advice_model_json(const ModelSpec& m) {
   ojson j = {{"id", m.id}, {"description", m.description}, {"origin", m.origin}, {"source", m.source}, {"params_b", m.params_b},
              {"active_params_b", m.active_params_b}, {"layers", m.layers}, {"kv_heads", m.kv_heads},
              {"head_dim", m.head_dim}, {"attention", m.attention}, {"notes", m.notes}};
@@ -123,7 +123,7 @@ ojson recommend_json(const Deliberation& d) {
   ojson j;
   j["schema_version"] = kOutputSchemaVersion;
   j["accelerator"] = accelerator_json(q);
-  j["model"] = model_json(*q.model);
+  j["model"] = advice_model_json(*q.model);
   j["host"] = {{"ram_gb", q.host.ram_gb}, {"ram_bandwidth_gbs", q.host.ram_bandwidth_gbs}, {"source", q.host.source}};
   j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},

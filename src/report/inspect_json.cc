@@ -5,16 +5,15 @@
 #include "qsel/report/json_contract.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 ojson rounded(double v, int digits = 4) {
   double p = std::pow(10.0, digits);
   return std::round(v * p) / p;
 }
 
-ojson model_json(const ModelSpec& m) {
+ojson inspected_model_json(const ModelSpec& m) {
   return {{"description", m.description}, {"architecture", m.architecture.empty() ? ojson() : ojson(m.architecture)},
           {"params_b", rounded(m.params_b, 6)}, {"active_params_b", rounded(m.active_params_b, 6)}, {"layers", m.layers},
           {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"vocab", m.vocab},
@@ -29,7 +28,7 @@ ojson inspect_json(const Checkpoint& c, const CheckpointAnalysis& a, const Model
   j["path"] = c.path;
   j["kind"] = c.kind;
   j["read"] = c.read;
-  j["model"] = model ? model_json(*model) : ojson();
+  j["model"] = model ? inspected_model_json(*model) : ojson();
   if (!model_error.empty()) j["model_error"] = model_error;
   if (a.format) {
     ojson also = ojson::array();

@@ -8,9 +8,8 @@
 
 namespace qsel {
 
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 ojson position(int v, bool known) { return known && v > 0 ? ojson(v) : ojson(); }
 

@@ -15,9 +15,8 @@
 
 namespace qsel {
 namespace fs = std::filesystem;
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 const char* level(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 

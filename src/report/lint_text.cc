@@ -17,7 +17,7 @@ std::string location(const Finding& f, const Style& s) {
   return s.bold(fmt::format("{}:{}:{}", printable(f.file), f.mark.line, f.mark.column));
 }
 
-std::string severity_text(Severity sev, const Style& s) {
+std::string finding_severity_text(Severity sev, const Style& s) {
   return sev == Severity::Error ? s.red("error") : s.yellow("warning");
 }
 
@@ -108,7 +108,7 @@ std::string render_lint_statistics(const LintReport& r, const Style& s) {
 std::string render_lint_text(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
-    out += fmt::format("{}: {}: {} {}\n", location(f, s), severity_text(f.severity, s), printable(f.message),
+    out += fmt::format("{}: {}: {} {}\n", location(f, s), finding_severity_text(f.severity, s), printable(f.message),
                        s.dim(fmt::format("[{} {}]", f.code, f.name))) +
            details(f, s);
   return out + lint_summary_line(r) + "\n";
@@ -117,7 +117,7 @@ std::string render_lint_text(const LintReport& r, const Style& s) {
 std::string render_lint_concise(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
-    out += fmt::format("{}: {} {} {}{}\n", location(f, s), s.bold(f.code), severity_text(f.severity, s), printable(f.message),
+    out += fmt::format("{}: {} {} {}{}\n", location(f, s), s.bold(f.code), finding_severity_text(f.severity, s), printable(f.message),
                        f.fix ? s.dim(" [*]") : "");
   return out + lint_summary_line(r) + "\n";
 }

@@ -10,8 +10,6 @@
 
 namespace qsel {
 
-using json = ojson;
-
 ojson in_source_order(const nlohmann::json& data, const Marks& marks, const std::string& pointer) {
   if (data.is_array()) {
     ojson out = ojson::array();
@@ -45,7 +43,7 @@ ojson terminal_safe(const ojson& j, bool keep_newlines) {
   return j;
 }
 
-std::string cell_text(const json& v) {
+std::string cell_text(const ojson& v) {
   if (v.is_null()) return "-";
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
@@ -59,9 +57,13 @@ std::string cell_text(const json& v) {
   return v.dump();
 }
 
+std::string string_or_empty(const ojson& v) { return v.is_string() ? v.get<std::string>() : ""; }
+
+std::string printable_value(const ojson& v) { return printable(v.is_string() ? v.get<std::string>() : v.dump()); }
+
 namespace {
 
-bool is_flat_list(const json& v) {
+bool is_flat_list(const ojson& v) {
   if (!v.is_array()) return false;
   std::size_t len = 0;
   for (const auto& x : v) {
@@ -71,7 +73,7 @@ bool is_flat_list(const json& v) {
   return len < 100;
 }
 
-void fields(const json& data, const Style& st, int indent, std::string& out) {
+void fields(const ojson& data, const Style& st, int indent, std::string& out) {
   std::string pad(static_cast<std::size_t>(indent), ' ');
   for (const auto& [k, v] : data.items()) {
     if (v.is_object()) {
@@ -108,13 +110,13 @@ void fields(const json& data, const Style& st, int indent, std::string& out) {
 
 }  // namespace
 
-std::string render_fields(const json& data, const Style& style, int indent) {
+std::string render_fields(const ojson& data, const Style& style, int indent) {
   std::string out;
   fields(data, style, indent, out);
   return out;
 }
 
-std::string render_list(const json& result, const Style& st) {
+std::string render_list(const ojson& result, const Style& st) {
   if (result.contains("kinds")) {
     Table t({"kind", "records", "folder"});
     for (const auto& k : result["kinds"]) t.add({k["kind"], cell_text(k["count"]), k["folder"]});
@@ -129,13 +131,13 @@ std::string render_list(const json& result, const Style& st) {
     for (const auto& c : result["columns"]) {
       if (c.value("detail", false)) continue;
       std::string key = c["key"];
-      row.push_back(key == "id" ? st.bold(r[key].get<std::string>()) : cell_text(r.value(key, json())));
+      row.push_back(key == "id" ? st.bold(r[key].get<std::string>()) : cell_text(r.value(key, ojson())));
     }
     t.add(row);
   }
   std::string out = result["records"].empty() ? "" : t.render();
   std::vector<std::string> filters;
-  for (const auto& f : result.value("filters", json::array())) {
+  for (const auto& f : result.value("filters", ojson::array())) {
     std::string value = f["value"], resolved = f["resolved"];
     filters.push_back(f["flag"].get<std::string>() + " " + value + (resolved == value ? "" : " → " + resolved));
   }
@@ -145,7 +147,7 @@ std::string render_list(const json& result, const Style& st) {
   return out;
 }
 
-std::string render_list_markdown(const json& result) {
+std::string render_list_markdown(const ojson& result) {
   if (result.contains("kinds")) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& k : result["kinds"]) rows.push_back({k["kind"], cell_text(k["count"]), k["folder"]});
@@ -159,12 +161,12 @@ std::string render_list_markdown(const json& result) {
   for (const auto& r : result["records"]) {
     std::vector<std::string> row;
     for (const auto& c : result["columns"]) {
-      const json& v = r.value(c["key"].get<std::string>(), json());
+      const ojson& v = r.value(c["key"].get<std::string>(), ojson());
       row.push_back(v.is_null() ? "—" : markdown_escape(cell_text(v)));
     }
     std::vector<std::string> refs;
     std::size_t n = 0;
-    for (const auto& src : r.value("sources", json::array())) {
+    for (const auto& src : r.value("sources", ojson::array())) {
       ++n;
       std::string label = fmt::format("{}.{}", r["id"].get<std::string>(), n);
       if (!src["url"].is_string()) {
@@ -183,7 +185,7 @@ std::string render_list_markdown(const json& result) {
   std::string title = fmt::format("# {} {}\n\n", result["count"].get<std::size_t>(),
                                   result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>());
   std::vector<std::string> filters;
-  for (const auto& f : result.value("filters", json::array()))
+  for (const auto& f : result.value("filters", ojson::array()))
     filters.push_back(markdown_escape(f["flag"].get<std::string>() + " " + f["resolved"].get<std::string>()));
   std::string intro = filters.empty() ? "" : fmt::format("Filtered by {}.\n\n", fmt::join(filters, ", "));
   intro += "Numbers are the records' own; \"—\" means the record does not give the figure (its notes say why). Each "
@@ -191,7 +193,7 @@ std::string render_list_markdown(const json& result) {
   return title + intro + markdown_table_raw(header, rows) + (links.empty() ? "" : "\n" + links);
 }
 
-std::string render_show(const json& r, const Style& st) {
+std::string render_show(const ojson& r, const Style& st) {
   std::string out = fmt::format("{}  {}  {}\n", st.bold(r["id"].get<std::string>()), st.cyan(r["kind"].get<std::string>()),
                                 printable(r["name"].get<std::string>()));  // one line, whatever the record says
   out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));

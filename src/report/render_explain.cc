@@ -9,9 +9,8 @@
 #include "qsel/report/table.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
+namespace {
 
 std::string join(const ojson& a, const char* sep = ", ") {
   std::vector<std::string> v;
@@ -28,7 +27,7 @@ std::string verdict_tag(const std::string& v, const Style& st) {
   return up;
 }
 
-void line(Table& t, const std::string& label, const std::string& text) { t.add({label, text}); }
+void add_row(Table& t, const std::string& label, const std::string& text) { t.add({label, text}); }
 
 // "matrix cell Y (…); picks K → native", from the engine's Rule 1 and Rule 2 lines.
 std::string engine_text(const ojson& e) {
@@ -70,17 +69,17 @@ std::string format_on(const ojson& j, const Style& st) {
     if (ids.size() == j["parts"].size() && ids.size() > 1) return fmt::format("every {} part ({})", target, ids.size());
     return abbreviated(ids, 6, 4);
   };
-  line(t, "format record", fmt::format("native on {}; emulated on {}", listed(fr["native_on"]), listed(fr["emulated_on"])));
+  add_row(t, "format record", fmt::format("native on {}; emulated on {}", listed(fr["native_on"]), listed(fr["emulated_on"])));
   for (const auto& c : j.value("contested_claims", ojson::array())) {
     std::string says = c.contains("parts")
                            ? fmt::format("{} {} in {}", join(c["parts"]), c["listed"].get<bool>() ? "belongs" : "does not belong",
                                          c["field"].get<std::string>())
                            : fmt::format("{} is {}", c["field"].get<std::string>(), c["value"].dump());
-    line(t, st.yellow("contested"), fmt::format("{} ({}) says {}; the record follows {} ({})", c["source"].get<std::string>(),
+    add_row(t, st.yellow("contested"), fmt::format("{} ({}) says {}; the record follows {} ({})", c["source"].get<std::string>(),
                                                 c["tier"].get<std::string>(), says, c["record_source"].get<std::string>(),
                                                 c["record_tier"].get<std::string>()));
   }
-  for (const auto& e : j["engines"]) line(t, e["engine"], engine_text(e));
+  for (const auto& e : j["engines"]) add_row(t, e["engine"], engine_text(e));
   {
     std::vector<std::string> dates;
     for (const auto& e : j["engines"])
@@ -88,14 +87,14 @@ std::string format_on(const ojson& j, const Style& st) {
         dates.push_back(fmt::format("{} {}", e["engine"].get<std::string>(), e["read_at"].get<std::string>()));
     std::sort(dates.begin(), dates.end());
     dates.erase(std::unique(dates.begin(), dates.end()), dates.end());
-    if (!dates.empty()) line(t, "read at", fmt::format("engine facts up to {} (newest dated source per engine)", fmt::join(dates, ", ")));
+    if (!dates.empty()) add_row(t, "read at", fmt::format("engine facts up to {} (newest dated source per engine)", fmt::join(dates, ", ")));
   }
-  for (const auto& k : j["kernel_constraints"]) line(t, "kernel records", fmt::format("{}: {}", k["kernel"].get<std::string>(), k["says"].get<std::string>()));
-  for (const auto& c : j["conflicts"]) line(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved (doc 23 §8)");
+  for (const auto& k : j["kernel_constraints"]) add_row(t, "kernel records", fmt::format("{}: {}", k["kernel"].get<std::string>(), k["says"].get<std::string>()));
+  for (const auto& c : j["conflicts"]) add_row(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved (doc 23 §8)");
   std::map<std::string, std::vector<std::string>> missing;
   for (const auto& m : j["also_missing"]) missing[m["engine"]].push_back(m["column"]);
-  for (const auto& [engine, cols] : missing) line(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
-  if (j.contains("quality")) line(t, "quality", j["quality"]["statement"].get<std::string>());
+  for (const auto& [engine, cols] : missing) add_row(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
+  if (j.contains("quality")) add_row(t, "quality", j["quality"]["statement"].get<std::string>());
   // At most six rows of each kind on screen; --format json lists them all.
   std::map<std::string, int> shown, hidden;
   for (const auto& b : j["benchmarks"]) {
@@ -106,15 +105,15 @@ std::string format_on(const ojson& j, const Style& st) {
     }
     std::string on = b.contains("model") ? " on " + b["model"].get<std::string>() : "";
     if (b.contains("accelerator")) on += " (" + b["accelerator"].get<std::string>() + ")";
-    line(t, kind == "speed" ? "speed" : "benchmark",
+    add_row(t, kind == "speed" ? "speed" : "benchmark",
          fmt::format("{} {}{} = {} ({}){}", b["id"].get<std::string>(), b["metric"].get<std::string>(), on, b["value"].dump(),
                      b["grade"].get<std::string>(), kind == "other" ? " — not quality evidence" : ""));
   }
-  for (const auto& [kind, n] : hidden) line(t, kind == "speed" ? "speed" : "benchmark", fmt::format("… {} more {} row(s) (--format json)", n, kind));
-  for (const auto& w : j["warnings"]) line(t, "warning", warning_text(w, st));
-  for (const auto& g : j["gotchas"]) line(t, "gotcha", warning_text(g, st));
-  for (const auto& u : j["unknowns"]) line(t, "unknown", u.get<std::string>());
-  line(t, "rules", j["rules"].empty() ? "-" : join(j["rules"]));
+  for (const auto& [kind, n] : hidden) add_row(t, kind == "speed" ? "speed" : "benchmark", fmt::format("… {} more {} row(s) (--format json)", n, kind));
+  for (const auto& w : j["warnings"]) add_row(t, "warning", warning_text(w, st));
+  for (const auto& g : j["gotchas"]) add_row(t, "gotcha", warning_text(g, st));
+  for (const auto& u : j["unknowns"]) add_row(t, "unknown", u.get<std::string>());
+  add_row(t, "rules", j["rules"].empty() ? "-" : join(j["rules"]));
   return out + "\n" + t.render(2, false);
 }
 

@@ -9,10 +9,9 @@
 
 #include "qsel/report/browse_report.h"
 #include "qsel/report/table.h"
+#include "qsel/report/render.h"
 
 namespace qsel {
-
-using json = ojson;
 
 namespace {
 
@@ -23,7 +22,7 @@ struct KindLook {
 };
 
 // How each kind of record is drawn; unknown kinds get the last entry.
-const KindLook& look(const std::string& kind) {
+const KindLook& kind_look(const std::string& kind) {
   static const std::map<std::string, KindLook> table = {
       {"format", {"box", "#dbeafe", "#1d4ed8"}},      {"accelerator", {"box3d", "#dcfce7", "#15803d"}},
       {"target", {"hexagon", "#fef9c3", "#a16207"}},  {"kernel", {"component", "#fae8ff", "#a21caf"}},
@@ -39,8 +38,7 @@ const KindLook& look(const std::string& kind) {
 
 constexpr const char* kMissingColor = "#dc2626";
 
-std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : ""; }
-bool is_missing(const json& node_or_edge) { return node_or_edge.value("missing", false); }
+bool is_missing(const ojson& node_or_edge) { return node_or_edge.value("missing", false); }
 
 // Edges with the same ends drawn as one, their labels joined ("serves, selection-format").
 struct Drawn {
@@ -49,23 +47,23 @@ struct Drawn {
 };
 
 // An edge's label, and qsel's verdict where the record's claim differs from it.
-std::string edge_label(const json& e) {
-  std::string label = str(e["label"]);
-  if (e.contains("agrees") && !e["agrees"].get<bool>()) label += " (qsel: " + str(e["verdict"]) + ")";
+std::string edge_label(const ojson& e) {
+  std::string label = string_or_empty(e["label"]);
+  if (e.contains("agrees") && !e["agrees"].get<bool>()) label += " (qsel: " + string_or_empty(e["verdict"]) + ")";
   return label;
 }
 
-bool any_disagreement(const json& edges) {
-  return std::any_of(edges.begin(), edges.end(), [](const json& e) { return e.contains("agrees") && !e["agrees"].get<bool>(); });
+bool any_disagreement(const ojson& edges) {
+  return std::any_of(edges.begin(), edges.end(), [](const ojson& e) { return e.contains("agrees") && !e["agrees"].get<bool>(); });
 }
 
 constexpr const char* kVerdictLegend = "LABEL (qsel: V): the record claims LABEL; qsel's verdict for the pair (explain, list, recommend) is V";
 
-std::vector<Drawn> merged_edges(const json& edges) {
+std::vector<Drawn> merged_edges(const ojson& edges) {
   std::vector<Drawn> out;
   std::map<std::tuple<std::string, std::string, bool>, std::size_t> at;
   for (const auto& e : edges) {
-    Drawn d{str(e["from"]), str(e["to"]), edge_label(e), is_missing(e)};
+    Drawn d{string_or_empty(e["from"]), string_or_empty(e["to"]), edge_label(e), is_missing(e)};
     auto [it, fresh] = at.emplace(std::tuple(d.from, d.to, d.missing), out.size());
     if (fresh) out.push_back(d);
     else out[it->second].label += ", " + d.label;
@@ -107,20 +105,20 @@ std::string mermaid_node_id(const std::string& id) {
 
 // ---- text ----------------------------------------------------------------------------------
 
-std::string render_graph_text(const json& r, const Style& st) {
-  std::map<std::string, std::vector<const json*>> out_of;
-  for (const auto& e : r["edges"]) out_of[str(e["from"])].push_back(&e);
+std::string render_graph_text(const ojson& r, const Style& st) {
+  std::map<std::string, std::vector<const ojson*>> out_of;
+  for (const auto& e : r["edges"]) out_of[string_or_empty(e["from"])].push_back(&e);
   std::string out;
   for (const auto& n : r["nodes"]) {
     if (is_missing(n)) continue;
-    std::string id = str(n["id"]);
-    out += fmt::format("{}  {}\n", st.bold(id), st.cyan(str(n["kind"])));
+    std::string id = string_or_empty(n["id"]);
+    out += fmt::format("{}  {}\n", st.bold(id), st.cyan(string_or_empty(n["kind"])));
     std::vector<std::string> labels;
     std::map<std::string, std::vector<std::string>> targets;
-    for (const json* e : out_of[id]) {
+    for (const ojson* e : out_of[id]) {
       std::string label = edge_label(*e);
       if (!targets.count(label)) labels.push_back(label);
-      targets[label].push_back(is_missing(*e) ? st.red(str((*e)["to"]) + " (missing)") : str((*e)["to"]));
+      targets[label].push_back(is_missing(*e) ? st.red(string_or_empty((*e)["to"]) + " (missing)") : string_or_empty((*e)["to"]));
     }
     Table t({"", ""});
     for (const auto& l : labels) t.add({"→ " + l, fmt::format("{}", fmt::join(targets[l], ", "))});
@@ -128,7 +126,7 @@ std::string render_graph_text(const json& r, const Style& st) {
   }
   out += st.dim(fmt::format("{} nodes, {} edges", r["node_count"].get<std::size_t>(), r["edge_count"].get<std::size_t>()));
   int depth = r["depth"].is_number() ? r["depth"].get<int>() : 0;
-  if (r["root"].is_string()) out += st.dim(fmt::format(" within {} hop{} of {}", depth, depth == 1 ? "" : "s", str(r["root"])));
+  if (r["root"].is_string()) out += st.dim(fmt::format(" within {} hop{} of {}", depth, depth == 1 ? "" : "s", string_or_empty(r["root"])));
   out += "\n";
   if (any_disagreement(r["edges"])) out += st.dim(std::string(kVerdictLegend)) + "\n";
   return out;
@@ -138,16 +136,16 @@ std::string render_graph_text(const json& r, const Style& st) {
 
 namespace {
 
-std::string dot_id(const json& id, bool missing) { return dot_quote((missing ? "missing:" : "") + str(id)); }
+std::string dot_id(const ojson& id, bool missing) { return dot_quote((missing ? "missing:" : "") + string_or_empty(id)); }
 
-std::string dot_node(const json& n, const json& root) {
+std::string dot_node(const ojson& n, const ojson& root) {
   if (is_missing(n))
     return fmt::format("  {} [label={}, shape=box, style=dashed, color=\"{}\", fontcolor=\"{}\"];\n", dot_id(n["id"], true),
-                       dot_quote(str(n["id"]) + "\nmissing: " + str(n["reason"])), kMissingColor, kMissingColor);
-  const KindLook& k = look(str(n["kind"]));
+                       dot_quote(string_or_empty(n["id"]) + "\nmissing: " + string_or_empty(n["reason"])), kMissingColor, kMissingColor);
+  const KindLook& k = kind_look(string_or_empty(n["kind"]));
   std::string extra = n["id"] == root ? ", penwidth=2.5" : "";
   return fmt::format("  {} [label={}, shape={}, fillcolor=\"{}\", color=\"{}\"{}];\n", dot_id(n["id"], false),
-                     dot_quote(str(n["id"]) + "\n" + str(n["kind"])), k.shape, k.fill, k.stroke, extra);
+                     dot_quote(string_or_empty(n["id"]) + "\n" + string_or_empty(n["kind"])), k.shape, k.fill, k.stroke, extra);
 }
 
 // Above this many edges the drawing is "large": labels become xlabels (placed after
@@ -157,16 +155,16 @@ constexpr std::size_t kLargeGraphEdges = 200;
 constexpr int kLargeGraphNsLimit = 5;
 
 // A legend cluster: one node per kind drawn, in its colours, and what the edge marks mean.
-std::string dot_legend(const json& r) {
+std::string dot_legend(const ojson& r) {
   std::vector<std::string> kinds;
   bool missing = false;
   for (const auto& n : r["nodes"]) {
     if (is_missing(n)) missing = true;
-    else if (std::string k = str(n["kind"]); std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    else if (std::string k = string_or_empty(n["kind"]); std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
   }
   std::string out = "  subgraph cluster_legend {\n    label=\"legend\"; fontname=\"Helvetica\"; fontsize=10; color=\"#cbd5e1\";\n";
   for (const auto& k : kinds) {
-    const KindLook& l = look(k);
+    const KindLook& l = kind_look(k);
     out += fmt::format("    {} [label={}, shape={}, fillcolor=\"{}\", color=\"{}\"];\n", dot_quote("legend:" + k), dot_quote(k), l.shape, l.fill,
                        l.stroke);
   }
@@ -185,7 +183,7 @@ std::string dot_edge(const Drawn& e, const char* label_attr) {
 
 }  // namespace
 
-std::string render_graph_dot(const json& r) {
+std::string render_graph_dot(const ojson& r) {
   auto edges = merged_edges(r["edges"]);
   bool large = edges.size() > kLargeGraphEdges;
   std::string out = "digraph qsel {\n  rankdir=LR;\n";
@@ -221,16 +219,16 @@ class MermaidIds {
 
 }  // namespace
 
-std::string render_graph_mermaid(const json& r) {
+std::string render_graph_mermaid(const ojson& r) {
   MermaidIds ids;
   std::string out = "flowchart LR\n";
   std::vector<std::string> kinds;
   for (const auto& n : r["nodes"]) {
     bool missing = is_missing(n);
-    std::string cls = missing ? "missing" : str(n["kind"]);
+    std::string cls = missing ? "missing" : string_or_empty(n["kind"]);
     if (std::find(kinds.begin(), kinds.end(), cls) == kinds.end()) kinds.push_back(cls);
-    std::string label = mermaid_text(str(n["id"])) + "<br/>" + (missing ? "missing" : mermaid_text(str(n["kind"])));
-    out += fmt::format("  {}[\"{}\"]:::{}\n", ids.of(str(n["id"]), missing), label, cls);
+    std::string label = mermaid_text(string_or_empty(n["id"])) + "<br/>" + (missing ? "missing" : mermaid_text(string_or_empty(n["kind"])));
+    out += fmt::format("  {}[\"{}\"]:::{}\n", ids.of(string_or_empty(n["id"]), missing), label, cls);
   }
   for (const auto& e : merged_edges(r["edges"]))
     out += fmt::format("  {} {}|{}| {}\n", ids.of(e.from, false), e.missing ? "-.->" : "-->", mermaid_text(e.label), ids.of(e.to, e.missing));
@@ -239,10 +237,10 @@ std::string render_graph_mermaid(const json& r) {
       out += fmt::format("  classDef missing fill:#ffffff,stroke:{},color:{},stroke-dasharray:4 3\n", kMissingColor, kMissingColor);
       continue;
     }
-    const KindLook& l = look(k);
+    const KindLook& l = kind_look(k);
     out += fmt::format("  classDef {} fill:{},stroke:{}\n", k, l.fill, l.stroke);
   }
-  if (r["root"].is_string()) out += fmt::format("  style {} stroke-width:3px\n", ids.of(str(r["root"]), false));
+  if (r["root"].is_string()) out += fmt::format("  style {} stroke-width:3px\n", ids.of(string_or_empty(r["root"]), false));
   // A legend: one node per kind, in its class.
   out += "  subgraph legend\n";
   for (const auto& k : kinds) out += fmt::format("    legend_{}[\"{}\"]:::{}\n", k, k == "missing" ? "missing: named, not in the corpus" : k, k);

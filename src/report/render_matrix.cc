@@ -6,10 +6,9 @@
 
 #include "qsel/report/browse_report.h"
 #include "qsel/report/table.h"
+#include "qsel/report/render.h"
 
 namespace qsel {
-
-using json = ojson;
 
 // ---- shared helpers ------------------------------------------------------------------
 
@@ -106,19 +105,17 @@ namespace {
 constexpr std::size_t kHeaderWidth = 10;  // column labels wrap at this width
 constexpr std::size_t kListedTargets = 6;  // targets named before "… N more"
 
-std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : cell_text(v); }
-
-std::string joined(const json& ids, std::size_t limit = kListedTargets) {
+std::string joined_ids(const ojson& ids, std::size_t limit = kListedTargets) {
   std::vector<std::string> shown;
   for (const auto& id : ids) {
     if (shown.size() == limit) { shown.push_back(fmt::format("… {} more", ids.size() - limit)); break; }
-    shown.push_back(str(id));
+    shown.push_back(cell_text(id));
   }
   return fmt::format("{}", fmt::join(shown, ", "));
 }
 
-std::string colored_cell(const json& v, const Style& st) {
-  std::string c = str(v);
+std::string colored_cell(const ojson& v, const Style& st) {
+  std::string c = cell_text(v);
   if (c == "Y") return st.green(c);
   if (c == "." || c == "-") return st.dim(c);
   return st.yellow(c);
@@ -154,79 +151,79 @@ Rows wrapped_header(std::size_t first, const std::vector<std::string>& labels, c
   return rows;
 }
 
-bool gpu_mode(const json& grid) { return grid.contains("gpu"); }
+bool gpu_mode(const ojson& grid) { return grid.contains("gpu"); }
 
-std::string gpu_line(const json& gpu, const json& rows) {
+std::string gpu_line(const ojson& gpu, const ojson& rows) {
   std::string who = gpu["accelerator"].is_string()
-                        ? fmt::format("{} ({}), target {}", str(gpu["accelerator"]), str(gpu["accelerator_name"]), str(gpu["target"]))
-                        : fmt::format("target {}", str(gpu["target"]));
-  if (gpu["note"].is_string()) who += fmt::format(" [{}]", str(gpu["note"]));
+                        ? fmt::format("{} ({}), target {}", cell_text(gpu["accelerator"]), cell_text(gpu["accelerator_name"]), cell_text(gpu["target"]))
+                        : fmt::format("target {}", cell_text(gpu["target"]));
+  if (gpu["note"].is_string()) who += fmt::format(" [{}]", cell_text(gpu["note"]));
   if (!gpu["covered"].get<bool>()) return who + ": not covered by this matrix\n";
   std::vector<std::string> labels;
   for (const auto& r : rows)
-    if (r.value("selected", false)) labels.push_back(str(r["label"]));
+    if (r.value("selected", false)) labels.push_back(cell_text(r["label"]));
   return fmt::format("{}: row {}\n", who, fmt::join(labels, ", "));
 }
 
-std::string grid_body(const json& grid, const Style& st) {
+std::string grid_body(const ojson& grid, const Style& st) {
   std::vector<std::string> labels;
-  for (const auto& c : grid["columns"]) labels.push_back(str(c["label"]));
+  for (const auto& c : grid["columns"]) labels.push_back(cell_text(c["label"]));
   Rows t = wrapped_header(1, labels, "targets", st);
   for (const auto& r : grid["rows"]) {
     if (gpu_mode(grid) && !r.value("selected", false)) continue;
-    std::vector<std::string> row{st.bold(str(r["label"]))};
-    for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][str(c["key"])], st));
-    row.push_back(st.dim(joined(r["targets"])));
+    std::vector<std::string> row{st.bold(cell_text(r["label"]))};
+    for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][cell_text(c["key"])], st));
+    row.push_back(st.dim(joined_ids(r["targets"])));
     t.push_back(row);
   }
   return table_text(t);
 }
 
-std::string excludes(const json& footnote) {
-  if (footnote.value("excludes_formats", json::array()).empty()) return "";
-  return " (excludes " + markdown_escape(joined(footnote["excludes_formats"], 100)) + ")";
+std::string excludes(const ojson& footnote) {
+  if (footnote.value("excludes_formats", ojson::array()).empty()) return "";
+  return " (excludes " + markdown_escape(joined_ids(footnote["excludes_formats"], 100)) + ")";
 }
 
-std::string grid_notes(const json& grid, const Style& st) {
+std::string grid_notes(const ojson& grid, const Style& st) {
   std::string out;
   if (!grid["footnotes"].empty()) {
     out += "\n" + st.bold("footnotes") + "\n";
-    for (const auto& f : grid["footnotes"]) out += fmt::format("  {}  {}{}\n", str(f["mark"]), str(f["text"]), excludes(f));
+    for (const auto& f : grid["footnotes"]) out += fmt::format("  {}  {}{}\n", cell_text(f["mark"]), cell_text(f["text"]), excludes(f));
   }
-  const json& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : json::array();
+  const ojson& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : ojson::array();
   if (gpu_mode(grid)) {
     if (!notes.empty()) out += "\n" + st.bold("not covered") + "\n";
-    for (const auto& n : notes) out += "  " + st.yellow(str(n)) + "\n";
+    for (const auto& n : notes) out += "  " + st.yellow(cell_text(n)) + "\n";
     if (!grid["gpu"]["covered"].get<bool>() && notes.empty()) out += "\n" + st.yellow("the matrix says nothing about this target") + "\n";
   } else if (!grid["uncovered"].empty()) {
     out += "\n" + st.bold("not covered") + "\n";
     for (const auto& u : grid["uncovered"])
-      out += fmt::format("  {}{}\n", str(u["note"]), u["targets"].empty() ? "" : st.dim(" (" + joined(u["targets"]) + ")"));
+      out += fmt::format("  {}{}\n", cell_text(u["note"]), u["targets"].empty() ? "" : st.dim(" (" + joined_ids(u["targets"]) + ")"));
   }
   return out;
 }
 
-std::string render_grid(const json& grid, const Style& st) {
-  std::string out = fmt::format("{}  {}\n", st.bold(str(grid["matrix"])), str(grid["name"]));
-  out += fmt::format("  engine   {}{}\n", str(grid["engine"]), grid["engine_name"].is_string() ? " (" + str(grid["engine_name"]) + ")" : "");
-  if (grid["version"].is_string()) out += st.dim("  version  " + str(grid["version"])) + "\n";
+std::string render_grid(const ojson& grid, const Style& st) {
+  std::string out = fmt::format("{}  {}\n", st.bold(cell_text(grid["matrix"])), cell_text(grid["name"]));
+  out += fmt::format("  engine   {}{}\n", cell_text(grid["engine"]), grid["engine_name"].is_string() ? " (" + cell_text(grid["engine_name"]) + ")" : "");
+  if (grid["version"].is_string()) out += st.dim("  version  " + cell_text(grid["version"])) + "\n";
   if (gpu_mode(grid)) out += "  gpu      " + gpu_line(grid["gpu"], grid["rows"]);
   if (!gpu_mode(grid) || grid["gpu"]["covered"].get<bool>()) out += "\n" + grid_body(grid, st);
   out += grid_notes(grid, st);
-  std::string url = grid["source"]["url"].is_string() ? " <" + str(grid["source"]["url"]) + ">" : "";
-  out += "\n" + st.dim("source: " + str(grid["source"]["title"]) + url) + "\n";
+  std::string url = grid["source"]["url"].is_string() ? " <" + cell_text(grid["source"]["url"]) + ">" : "";
+  out += "\n" + st.dim("source: " + cell_text(grid["source"]["title"]) + url) + "\n";
   return out;
 }
 
 // Column ids written downwards above their columns, bottom-aligned, after two label columns.
-Rows column_heads(const json& columns, const Style& st) {
+Rows column_heads(const ojson& columns, const Style& st) {
   std::size_t height = 1;
-  for (const auto& c : columns) height = std::max(height, str(c["id"]).size());
+  for (const auto& c : columns) height = std::max(height, cell_text(c["id"]).size());
   Rows t;
   for (std::size_t line = 0; line < height; ++line) {
     std::vector<std::string> row{"", ""};
     for (const auto& c : columns) {
-      std::string id = str(c["id"]);
+      std::string id = cell_text(c["id"]);
       std::size_t pad = height - id.size();
       row.push_back(line >= pad ? st.bold(std::string(1, id[line - pad])) : "");
     }
@@ -235,21 +232,21 @@ Rows column_heads(const json& columns, const Style& st) {
   return t;
 }
 
-std::string render_derived(const json& d, const Style& st) {
+std::string render_derived(const ojson& d, const Style& st) {
   std::string out = st.bold("formats x parts") + " from the format records: N = native_support, E = emulated_support";
-  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", cell_text(d["vendor"])) : "\n";
   Rows t = column_heads(d["parts"], st);
   for (const auto& f : d["formats"]) {
-    std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
+    std::vector<std::string> row{st.bold(cell_text(f["id"])), st.dim(cell_text(f["regime"]))};
     for (const auto& p : d["parts"]) {
-      std::string c = str(f["cells"][str(p["id"])]);
+      std::string c = cell_text(f["cells"][cell_text(p["id"])]);
       row.push_back(c == "N" ? st.green(c) : c.empty() ? st.dim("·") : st.yellow(c));
     }
     t.push_back(row);
   }
   out += "\n" + table_text(t);
   out += st.dim(fmt::format("{} formats x {} parts", d["formats"].size(), d["parts"].size())) + "\n";
-  if (!d["unlisted"].empty()) out += st.dim("no format record names " + joined(d["unlisted"], 100)) + "\n";
+  if (!d["unlisted"].empty()) out += st.dim("no format record names " + joined_ids(d["unlisted"], 100)) + "\n";
   return out;
 }
 
@@ -263,14 +260,14 @@ std::string verdict_cell(const std::string& v, const Style& st) {
   return st.dim("·");
 }
 
-std::string render_verdicts(const json& d, const Style& st) {
+std::string render_verdicts(const ojson& d, const Style& st) {
   std::string out = st.bold("formats x targets") +
                     ", qsel's verdict (explain FORMAT --on TARGET): N native, D dequant, E emulated, C contested, x unsupported, · unknown";
-  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", str(d["vendor"])) : "\n";
+  out += d["vendor"].is_string() ? fmt::format(" (vendor {})\n", cell_text(d["vendor"])) : "\n";
   Rows t = column_heads(d["targets"], st);
   for (const auto& f : d["formats"]) {
-    std::vector<std::string> row{st.bold(str(f["id"])), st.dim(str(f["regime"]))};
-    for (const auto& p : d["targets"]) row.push_back(verdict_cell(str(f["cells"][str(p["id"])]["verdict"]), st));
+    std::vector<std::string> row{st.bold(cell_text(f["id"])), st.dim(cell_text(f["regime"]))};
+    for (const auto& p : d["targets"]) row.push_back(verdict_cell(cell_text(f["cells"][cell_text(p["id"])]["verdict"]), st));
     t.push_back(row);
   }
   out += "\n" + table_text(t);
@@ -279,10 +276,10 @@ std::string render_verdicts(const json& d, const Style& st) {
   return out;
 }
 
-std::string render_matrix_list(const json& r, const Style& st) {
+std::string render_matrix_list(const ojson& r, const Style& st) {
   Table t({"id", "engine", "rows", "columns", "name"});
   for (const auto& m : r["matrices"])
-    t.add({st.bold(str(m["id"])), str(m["engine"]), str(m["rows"]), str(m["columns"]), str(m["name"])});
+    t.add({st.bold(cell_text(m["id"])), cell_text(m["engine"]), cell_text(m["rows"]), cell_text(m["columns"]), cell_text(m["name"])});
   return t.render() + st.dim(fmt::format("{} matrices; `qsel matrix --engine ENGINE` draws one", r["count"].get<std::size_t>())) + "\n";
 }
 
@@ -293,86 +290,86 @@ struct Flat {
   std::vector<std::vector<std::string>> rows;
 };
 
-Flat flat_grid(const json& grid) {
+Flat flat_grid(const ojson& grid) {
   Flat f{{"row", "label"}, {}};
-  for (const auto& c : grid["columns"]) f.header.push_back(str(c["label"]));
+  for (const auto& c : grid["columns"]) f.header.push_back(cell_text(c["label"]));
   f.header.push_back("targets");
   for (const auto& r : grid["rows"]) {
     if (gpu_mode(grid) && !r.value("selected", false)) continue;
-    std::vector<std::string> row{str(r["key"]), str(r["label"])};
-    for (const auto& c : grid["columns"]) row.push_back(str(r["cells"][str(c["key"])]));
+    std::vector<std::string> row{cell_text(r["key"]), cell_text(r["label"])};
+    for (const auto& c : grid["columns"]) row.push_back(cell_text(r["cells"][cell_text(c["key"])]));
     std::vector<std::string> targets;
-    for (const auto& t : r["targets"]) targets.push_back(str(t));
+    for (const auto& t : r["targets"]) targets.push_back(cell_text(t));
     row.push_back(fmt::format("{}", fmt::join(targets, " ")));
     f.rows.push_back(row);
   }
   return f;
 }
 
-Flat flat_derived(const json& d) {
+Flat flat_derived(const ojson& d) {
   Flat f{{"format", "regime"}, {}};
-  for (const auto& p : d["parts"]) f.header.push_back(str(p["id"]));
+  for (const auto& p : d["parts"]) f.header.push_back(cell_text(p["id"]));
   for (const auto& fm : d["formats"]) {
-    std::vector<std::string> row{str(fm["id"]), str(fm["regime"])};
-    for (const auto& p : d["parts"]) row.push_back(str(fm["cells"][str(p["id"])]));
+    std::vector<std::string> row{cell_text(fm["id"]), cell_text(fm["regime"])};
+    for (const auto& p : d["parts"]) row.push_back(cell_text(fm["cells"][cell_text(p["id"])]));
     f.rows.push_back(row);
   }
   return f;
 }
 
-Flat flat_verdicts(const json& d) {
+Flat flat_verdicts(const ojson& d) {
   Flat f{{"format", "regime"}, {}};
-  for (const auto& t : d["targets"]) f.header.push_back(str(t["id"]));
+  for (const auto& t : d["targets"]) f.header.push_back(cell_text(t["id"]));
   for (const auto& fm : d["formats"]) {
-    std::vector<std::string> row{str(fm["id"]), str(fm["regime"])};
-    for (const auto& t : d["targets"]) row.push_back(str(fm["cells"][str(t["id"])]["verdict"]));
+    std::vector<std::string> row{cell_text(fm["id"]), cell_text(fm["regime"])};
+    for (const auto& t : d["targets"]) row.push_back(cell_text(fm["cells"][cell_text(t["id"])]["verdict"]));
     f.rows.push_back(row);
   }
   return f;
 }
 
-Flat flat_list(const json& r) {
+Flat flat_list(const ojson& r) {
   Flat f{{"id", "engine", "rows", "columns", "name"}, {}};
-  for (const auto& m : r["matrices"]) f.rows.push_back({str(m["id"]), str(m["engine"]), str(m["rows"]), str(m["columns"]), str(m["name"])});
+  for (const auto& m : r["matrices"]) f.rows.push_back({cell_text(m["id"]), cell_text(m["engine"]), cell_text(m["rows"]), cell_text(m["columns"]), cell_text(m["name"])});
   return f;
 }
 
-Flat flat(const json& r) {
+Flat flat(const ojson& r) {
   if (r.contains("matrices")) return flat_list(r);
   if (r.contains("derived")) return flat_derived(r);
   if (r.contains("verdicts")) return flat_verdicts(r);
   return flat_grid(r);
 }
 
-std::string markdown_notes(const json& grid) {
+std::string markdown_notes(const ojson& grid) {
   std::string out;
-  for (const auto& fn : grid["footnotes"]) out += fmt::format("- {}: {}{}\n", markdown_escape(str(fn["mark"])), markdown_escape(str(fn["text"])), excludes(fn));
-  const json& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : json::array();
-  for (const auto& n : notes) out += "- Not covered: " + markdown_escape(str(n)) + "\n";
+  for (const auto& fn : grid["footnotes"]) out += fmt::format("- {}: {}{}\n", markdown_escape(cell_text(fn["mark"])), markdown_escape(cell_text(fn["text"])), excludes(fn));
+  const ojson& notes = gpu_mode(grid) ? grid["gpu"]["uncovered_notes"] : ojson::array();
+  for (const auto& n : notes) out += "- Not covered: " + markdown_escape(cell_text(n)) + "\n";
   if (!gpu_mode(grid))
-    for (const auto& u : grid["uncovered"]) out += "- Not covered: " + str(u["note"]) + "\n";
+    for (const auto& u : grid["uncovered"]) out += "- Not covered: " + cell_text(u["note"]) + "\n";
   return out;
 }
 
 // Paragraphs: title, GPU line, table, notes, source — separated by blank lines.
-std::string markdown_grid(const json& grid) {
+std::string markdown_grid(const ojson& grid) {
   Flat f = flat_grid(grid);
   f.header.erase(f.header.begin());
   for (auto& r : f.rows) r.erase(r.begin());
-  std::vector<std::string> blocks{fmt::format("**{}** — {} (engine {})\n", str(grid["matrix"]), str(grid["name"]), str(grid["engine"]))};
+  std::vector<std::string> blocks{fmt::format("**{}** — {} (engine {})\n", cell_text(grid["matrix"]), cell_text(grid["name"]), cell_text(grid["engine"]))};
   if (gpu_mode(grid)) blocks.push_back("GPU: " + gpu_line(grid["gpu"], grid["rows"]));
   if (!f.rows.empty()) blocks.push_back(markdown_table(f.header, f.rows));
   if (std::string notes = markdown_notes(grid); !notes.empty()) blocks.push_back(notes);
-  std::string title = str(grid["source"]["title"]);
+  std::string title = cell_text(grid["source"]["title"]);
   blocks.push_back(grid["source"]["url"].is_string()
-                       ? fmt::format("Source: [{}](<{}>)\n", markdown_escape(title), markdown_url(str(grid["source"]["url"])))
+                       ? fmt::format("Source: [{}](<{}>)\n", markdown_escape(title), markdown_url(cell_text(grid["source"]["url"])))
                        : fmt::format("Source: {}\n", markdown_escape(title)));
   return fmt::format("{}", fmt::join(blocks, "\n"));
 }
 
 }  // namespace
 
-std::string render_matrix(const json& r, const Style& st) {
+std::string render_matrix(const ojson& r, const Style& st) {
   if (r.contains("matrices")) return render_matrix_list(r, st);
   if (r.contains("derived")) return render_derived(r, st);
   if (r.contains("verdicts")) return render_verdicts(r, st);
@@ -382,14 +379,14 @@ std::string render_matrix(const json& r, const Style& st) {
   return out;
 }
 
-std::string render_matrix_csv(const json& r) {
+std::string render_matrix_csv(const ojson& r) {
   Flat f = flat(r);
   std::string out = csv_line(f.header);
   for (const auto& row : f.rows) out += csv_line(row);
   return out;
 }
 
-std::string render_matrix_markdown(const json& r) {
+std::string render_matrix_markdown(const ojson& r) {
   if (r.contains("grids")) {
     std::string out;
     for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + markdown_grid(g);

@@ -8,13 +8,11 @@
 
 #include "qsel/core/text.h"
 #include "qsel/report/browse_report.h"
+#include "qsel/report/render.h"
 
 namespace qsel {
+using ojson = nlohmann::ordered_json;
 namespace {
-
-using json = nlohmann::ordered_json;
-
-std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : ""; }
 
 std::string html(std::string_view s) {
   std::string out;
@@ -42,7 +40,7 @@ constexpr Look kLooks[] = {
     {"contested", "C", "#dc2626"},   {"unsupported", "x", "#9ca3af"}, {"unknown", "?", "#ffffff"},
 };
 
-const Look& look(const std::string& verdict) {
+const Look& verdict_look(const std::string& verdict) {
   for (const auto& l : kLooks)
     if (verdict == l.verdict) return l;
   return kLooks[5];
@@ -50,9 +48,9 @@ const Look& look(const std::string& verdict) {
 
 }  // namespace
 
-std::string matrix_html_color(const std::string& verdict) { return look(verdict).color; }
+std::string matrix_html_color(const std::string& verdict) { return verdict_look(verdict).color; }
 
-std::string render_matrix_html(const json& r) {
+std::string render_matrix_html(const ojson& r) {
   std::string css = "body{font:13px Helvetica,Arial,sans-serif;margin:16px;color:#111}"
                     "table{border-collapse:collapse;table-layout:fixed}"
                     "th,td{border:1px solid #e5e7eb;padding:0;height:22px;box-sizing:border-box}"
@@ -64,30 +62,30 @@ std::string render_matrix_html(const json& r) {
                     ".legend span{display:inline-block;padding:2px 8px;margin-right:6px;color:#fff}"
                     "ol{font-size:12px}";
   for (const auto& l : kLooks) css += fmt::format("td.v-{}{{background:{}}}", l.verdict, l.color);
-  std::string title = "qsel: formats × targets, qsel's verdict" + (r["vendor"].is_string() ? " (" + str(r["vendor"]) + ")" : std::string());
+  std::string title = "qsel: formats × targets, qsel's verdict" + (r["vendor"].is_string() ? " (" + string_or_empty(r["vendor"]) + ")" : std::string());
   std::string out = fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n"
                                 "</head>\n<body>\n<h1>{}</h1>\n",
                                 html(title), css, html(title));
   out += "<p>Each cell is what <code>qsel explain FORMAT --on TARGET</code> says; hover for its reasons.</p>\n";
   out += "<table id=\"grid\">\n<thead><tr><th class=\"f\">format</th>";
-  for (const auto& t : r["targets"]) out += fmt::format("<th class=\"t\" title=\"{}\"><div>{}</div></th>", html(str(t["name"])), html(str(t["id"])));
+  for (const auto& t : r["targets"]) out += fmt::format("<th class=\"t\" title=\"{}\"><div>{}</div></th>", html(string_or_empty(t["name"])), html(string_or_empty(t["id"])));
   out += "</tr></thead>\n<tbody>\n";
   std::vector<std::string> notes;
   for (const auto& f : r["formats"]) {
-    out += fmt::format("<tr><th class=\"f\" title=\"{}\">{}</th>", html(str(f["name"])), html(str(f["id"])));
+    out += fmt::format("<tr><th class=\"f\" title=\"{}\">{}</th>", html(string_or_empty(f["name"])), html(string_or_empty(f["id"])));
     for (const auto& t : r["targets"]) {
-      const json& c = f["cells"][str(t["id"])];
-      std::string v = str(c["verdict"]);
+      const ojson& c = f["cells"][string_or_empty(t["id"])];
+      std::string v = string_or_empty(c["verdict"]);
       std::vector<std::string> reasons;
-      for (const auto& x : c["reasons"]) reasons.push_back(str(x));
-      std::string hover = html(fmt::format("{} on {}: {}", str(f["id"]), str(t["id"]), v));  // a line per reason (&#10;)
+      for (const auto& x : c["reasons"]) reasons.push_back(string_or_empty(x));
+      std::string hover = html(fmt::format("{} on {}: {}", string_or_empty(f["id"]), string_or_empty(t["id"]), v));  // a line per reason (&#10;)
       for (const auto& x : reasons) hover += "&#10;" + html(x);
       std::string sup;
       if (v == "contested") {
-        notes.push_back(fmt::format("<b>{} on {}</b>: {}", html(str(f["id"])), html(str(t["id"])), html(fmt::format("{}", fmt::join(reasons, "; ")))));
+        notes.push_back(fmt::format("<b>{} on {}</b>: {}", html(string_or_empty(f["id"])), html(string_or_empty(t["id"])), html(fmt::format("{}", fmt::join(reasons, "; ")))));
         sup = fmt::format("<sup>{}</sup>", notes.size());
       }
-      out += fmt::format("<td class=\"v-{}\" title=\"{}\">{}{}</td>", look(v).verdict, hover, look(v).mark, sup);
+      out += fmt::format("<td class=\"v-{}\" title=\"{}\">{}{}</td>", verdict_look(v).verdict, hover, verdict_look(v).mark, sup);
     }
     out += "</tr>\n";
   }
@@ -96,7 +94,7 @@ std::string render_matrix_html(const json& r) {
   out += "<p class=\"legend\">";
   for (const auto& l : kLooks)
     out += fmt::format("<span style=\"background:{};{}\">{} {}</span>", l.color, std::string(l.verdict) == "unknown" ? "color:#111;border:1px solid #ccc" : "",
-                       l.mark, html(str(r["legend"][l.verdict])));
+                       l.mark, html(string_or_empty(r["legend"][l.verdict])));
   out += "</p>\n";
   if (!notes.empty()) {
     out += "<h2>Contested cells</h2>\n<ol>\n";
@@ -104,10 +102,10 @@ std::string render_matrix_html(const json& r) {
     out += "</ol>\n";
   }
   std::vector<std::string> left;
-  for (const auto& id : r["formats_left_out"]) left.push_back(str(id));
+  for (const auto& id : r["formats_left_out"]) left.push_back(string_or_empty(id));
   if (!left.empty()) out += fmt::format("<p>No target serves or refuses: {}.</p>\n", html(fmt::format("{}", fmt::join(left, ", "))));
   std::vector<std::string> idle;
-  for (const auto& id : r["targets_left_out"]) idle.push_back(str(id));
+  for (const auto& id : r["targets_left_out"]) idle.push_back(string_or_empty(id));
   if (!idle.empty()) out += fmt::format("<p>Targets where no format has a verdict: {}.</p>\n", html(fmt::format("{}", fmt::join(idle, ", "))));
   return out + "</body>\n</html>\n";
 }

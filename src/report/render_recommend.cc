@@ -14,11 +14,8 @@
 #include "qsel/report/table.h"
 
 namespace qsel {
-namespace {
-
 using ojson = nlohmann::ordered_json;
-
-std::string gb(const ojson& v) { return v.is_number() ? fmt::format("{:.1f} GB", v.get<double>()) : "-"; }
+namespace {
 
 // A table cell under a "GB" header.
 std::string num(const ojson& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : "-"; }

@@ -25,7 +25,7 @@ std::string fill(const std::string& paragraph, std::size_t indent, std::size_t w
 }
 
 // Each paragraph (separated by a blank line) of `text`, filled.
-std::string wrap(std::string_view text, std::size_t indent, std::size_t width = 88) {
+std::string wrap_doc(std::string_view text, std::size_t indent, std::size_t width = 88) {
   std::string out, rest(text);
   for (std::size_t pos = 0; pos <= rest.size();) {
     std::size_t next = rest.find("\n\n", pos);
@@ -51,12 +51,12 @@ std::string fixable_text(const RuleInfo& r) { return r.fixable ? "yes (`qsel lin
 std::string render_rule_doc(const RuleInfo& r, const Style& s) {
   std::string out = fmt::format("{} {}  {}\n", s.bold(r.code), s.bold(r.name),
                                 s.dim(fmt::format("({}{})", severity_name(r.severity), r.fixable ? ", fixable" : "")));
-  out += wrap(r.summary, 0) + "\n";
+  out += wrap_doc(r.summary, 0) + "\n";
   auto section = [&](const char* title, std::string body) { out += s.bold(title) + "\n" + body + "\n"; };
-  section("What it flags", wrap(r.doc.what, 2));
-  section("Why it matters", wrap(r.doc.why, 2));
+  section("What it flags", wrap_doc(r.doc.what, 2));
+  section("Why it matters", wrap_doc(r.doc.why, 2));
   section("Example", indent_block(r.doc.example, 4) + "\n" + indent_block(r.doc.example_output, 4));
-  section("How to fix", wrap(r.doc.fix, 2));
+  section("How to fix", wrap_doc(r.doc.fix, 2));
   out.pop_back();
   return out;
 }

@@ -14,9 +14,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 // Bytes per cached value: 8-bit floats and integers, GGML's Q8_0 blocks (34 bytes per 32), else 16-bit.
 // Takes the dtype ("q8_0", "fp8") or the KV format record Rule 6 chose ("...-q8-0", "fp8-...").
@@ -60,7 +59,6 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * (tp ? count : 1) / (2 * model.active_params_b * 1e9);
   forecast(d, c, m, false);
 }
-
 
 // The headroom a comfortable fit keeps, per part: --headroom, else the engine's
 // own fitting margin, else qsel's default (llama.cpp's --fit-target, 1 GiB).

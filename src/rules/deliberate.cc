@@ -11,9 +11,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::vector<const Record*> formats_where(const Graph& g, bool (*pred)(const Record&)) {
   std::vector<const Record*> out;

@@ -7,9 +7,9 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
 
-using nlohmann::json;
 using rule_util::contains;
 
 // An id list in `applies` holds when absent, or when the record in scope is listed.

@@ -8,9 +8,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel::rule_util {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::string uncovered_note(const Record& m, const Record& target) {
   for (const auto& u : m.data.value("uncovered", json::array()))

@@ -12,9 +12,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 struct Support {
   enum { Yes, No, Unknown } value = Unknown;

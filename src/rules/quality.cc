@@ -17,9 +17,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 // ln(PPL ratio) -> KLD-equivalent: mean KLD over ln PPL ratio on the rows that
 // publish both (docs/quality.md, "Conversions").
@@ -74,13 +73,6 @@ double to_common(const std::string& metric, double v) {
 }
 
 int metric_rank(const std::string& m) { return m == "kld" ? 0 : m == "ln-ppl-ratio" ? 1 : 2; }
-
-int grade_rank(const std::string& g) {
-  static const char* order[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal"};
-  for (int i = 0; i < 5; ++i)
-    if (g == order[i]) return i;
-  return 5;
-}
 
 // "llama-3" stands for "llama-3.1" (a prefix up to a '.' or '-'), and for itself.
 bool same_family(const std::string& row, const std::string& model) {
@@ -202,7 +194,7 @@ QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* 
     if (level > 0 && distance > kMaxSizeDistance && distance != kUnknownSize) continue;
     std::string metric = qb.value("metric", "");
     double v = qb.value("value", 0.0);
-    rows.push_back({b, level, grade_rank(b->str("grade")), metric_rank(metric), distance, imatrix_rank(*b), to_common(metric, v)});
+    rows.push_back({b, level, rule_util::grade_rank(b->str("grade")), metric_rank(metric), distance, imatrix_rank(*b), to_common(metric, v)});
   }
   if (rows.empty()) {
     q.cost = imputed(bpw);

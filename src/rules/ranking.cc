@@ -33,19 +33,13 @@
 namespace qsel {
 namespace {
 
-int grade_rank(const std::string& g) {
-  static const std::vector<std::string> order = {"controlled", "paper", "vendor-claim", "derived", "anecdotal"};
-  auto it = std::find(order.begin(), order.end(), g);
-  return it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
-}
-
 // The best grade among the format's quality evidence: its quality_delta records and its measured rows.
 std::string evidence_grade(const Graph& g, const Record& f) {
   std::map<int, int> counts;
   for (const auto& id : f.strings("/quality_delta"))
-    if (const Record* b = g.find(id)) counts[grade_rank(b->str("grade"))]++;
+    if (const Record* b = g.find(id)) counts[rule_util::grade_rank(b->str("grade"))]++;
   for (const Record* b : quality_rows(g, f.id))
-    if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[grade_rank(b->str("grade"))]++;
+    if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[rule_util::grade_rank(b->str("grade"))]++;
   if (counts.empty()) return "none recorded";
   static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "ungraded"};
   return fmt::format("{} ({})", names[counts.begin()->first], counts.begin()->second);
@@ -160,7 +154,7 @@ Key quality_key(const Deliberation& d, const Candidate& c, double reference_tok_
   // Inside a band, a second quantization of a model that ships quantized comes after the release.
   return {rule_util::maturity_rank(c.maturity), shipped_rank(d, c), c.contested(), off_role, required, band,
           requantizes(d, c), !c.quality.measured, quality_bucket(q), tight, offloaded, kv_quantized(d, c), path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c),
-          lower_bound, bucket(ceiling(c), true), grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
+          lower_bound, bucket(ceiling(c), true), rule_util::grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
           !tensor_cores};
 }
 

@@ -9,9 +9,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::string refusal(const Record& m, const std::vector<MatrixCell>& no) {
   std::vector<std::string> cols;

@@ -11,9 +11,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::string path_for(const Record& format, const Record& kernel, const Record& target) {
   if (weight_only(format)) return "dequant";

@@ -7,9 +7,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 Candidate* native_twin(Deliberation& d, const Candidate& a, const std::string& format) {
   for (auto& c : d.candidates)

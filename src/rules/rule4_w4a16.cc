@@ -17,7 +17,7 @@ std::string equivalence(const Record& kernel) {
   return fmt::format("; numerically equivalent to {}, so its quality figures apply", fmt::join(eq, ", "));
 }
 
-void explain(Candidate& c) {
+void explain_w4a16(Candidate& c) {
   int group = c.format->data.value("weight_group_size", 0);
   std::string scheme = group > 0 ? fmt::format("W4A16 at group {} is the scheme", group) : "W4A16, group size not recorded";
   std::string kernel = c.kernel ? fmt::format("{} picks {}{}", c.engine->id, c.kernel->id, equivalence(*c.kernel))
@@ -37,7 +37,7 @@ void explain(Candidate& c) {
 
 void apply_rule4(Deliberation& d) {
   for (auto& c : d.candidates)
-    if (c.engine && c.format->str("regime") == "w4a16" && c.format->str("scheme") != "gguf") explain(c);  // GGUF: Rule 5
+    if (c.engine && c.format->str("regime") == "w4a16" && c.format->str("scheme") != "gguf") explain_w4a16(c);  // GGUF: Rule 5
 }
 
 }  // namespace qsel

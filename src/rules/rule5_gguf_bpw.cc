@@ -12,9 +12,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 bool is_gguf(const Record& f) { return f.str("scheme") == "gguf"; }
 
@@ -35,7 +34,7 @@ std::vector<std::string> levers(const Graph& g, const Record& f) {
   return out;
 }
 
-void explain(Deliberation& d, Candidate& c) {
+void explain_bpw(Deliberation& d, Candidate& c) {
   c.rules.push_back("rule-5");
   std::string bpw = c.memory ? fmt::format("{:.2f} bpw ({})", c.memory->bpw, c.memory->bpw_source) : "its bpw";
   c.why.push_back(fmt::format("Rule 5 — sized on {}, never by the quant name{}; no GGUF type is native anywhere", bpw,
@@ -96,7 +95,7 @@ void sizing_lever(Deliberation& d) {
 
 void apply_rule5(Deliberation& d) {
   for (auto& c : d.candidates)
-    if (is_gguf(*c.format)) explain(d, c);
+    if (is_gguf(*c.format)) explain_bpw(d, c);
   if (d.query.model && d.query.accelerator) sizing_lever(d);
 }
 

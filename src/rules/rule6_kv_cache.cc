@@ -11,9 +11,8 @@
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 bool kv8(const Record& f) {
   double bits = f.data.value("kv_bits", 0.0);

@@ -10,6 +10,13 @@ using nlohmann::json;
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
+int grade_rank(const std::string& grade) {
+  static const char* order[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal"};
+  for (int i = 0; i < 5; ++i)
+    if (grade == order[i]) return i;
+  return 5;
+}
+
 void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (!s.empty() && !contains(v, s)) v.push_back(s);
 }
@@ -134,7 +141,6 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
   if (condition) *condition = fmt::format("{}", fmt::join(unknown, ", "));
   return true;
 }
-
 
 }  // namespace qsel::rule_util
 

@@ -14,28 +14,26 @@
 #include "qsel/sizing/memory.h"
 
 namespace qsel {
+using nlohmann::json;
 namespace {
 
-using nlohmann::json;
-
-
-double num(const json& j, const char* key, double fallback = 0) {
+double number_or(const json& j, const char* key, double fallback = 0) {
   auto it = j.find(key);
   return it != j.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
 // The Metal working set: the part's recorded figure, or the target's rule by memory size.
 double working_set_gb(const Record& a, const Record& t, double capacity, std::string* source) {
-  double recorded = num(a.data, "gpu_working_set_mib");
+  double recorded = number_or(a.data, "gpu_working_set_mib");
   if (recorded > 0) {
     *source = fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize, recorded for {})", recorded, a.id);
     return recorded * kBytesPerMiB / kBytesPerGB;
   }
   double capacity_gib = capacity * kBytesPerGB / kBytesPerGiB;
   for (const auto& rule : t.data.value("gpu_working_set", json::array())) {
-    double max = num(rule, "max_memory_gib", 1e18);
+    double max = number_or(rule, "max_memory_gib", 1e18);
     if (capacity_gib > max) continue;
-    double f = num(rule, "fraction");
+    double f = number_or(rule, "fraction");
     *source = fmt::format("Metal working set ~{:.0f}% of {:g} GiB unified memory ({}'s rule; recommendedMaxWorkingSetSize "
                           "not recorded for {})", f * 100, capacity_gib, t.id, a.id);
     return capacity * f;
@@ -46,7 +44,7 @@ double working_set_gb(const Record& a, const Record& t, double capacity, std::st
 
 double from_rules(const json& rules, const char* key, double x) {
   for (const auto& r : rules)
-    if (x <= num(r, key, 1e18)) return num(r, "value");
+    if (x <= number_or(r, key, 1e18)) return number_or(r, "value");
   return 0;
 }
 
@@ -55,13 +53,13 @@ double static_fraction(const json& sf, double total_gb, int count, std::string* 
   double total_mib = total_gb * kBytesPerGB / kBytesPerMiB;
   json bucket;  // a copy: value() hands back a temporary
   for (const auto& b : sf.value("buckets", json::array()))
-    if (bucket.is_null() && total_mib <= num(b, "max_gib", 1e18) * 1024) bucket = b;
+    if (bucket.is_null() && total_mib <= number_or(b, "max_gib", 1e18) * 1024) bucket = b;
   if (bucket.is_null()) return 0;
-  double chunk = num(bucket, "chunked_prefill"), bs = num(bucket, count >= 4 ? "cuda_graph_max_bs_tp4" : "cuda_graph_max_bs");
-  if (bs <= 0) bs = num(bucket, "cuda_graph_max_bs");
-  double reserved = num(sf, "base_mib") + num(sf, "per_chunk_token_mib") * std::max(chunk, num(sf, "floor_tokens")) +
-                    num(sf, "per_graph_bs_mib") * bs + num(sf, "per_tp_mib") * count;
-  if (total_mib > num(sf, "floor_above_gib", 1e18) * 1024) reserved = std::max(reserved, num(sf, "floor_gib") * 1024);
+  double chunk = number_or(bucket, "chunked_prefill"), bs = number_or(bucket, count >= 4 ? "cuda_graph_max_bs_tp4" : "cuda_graph_max_bs");
+  if (bs <= 0) bs = number_or(bucket, "cuda_graph_max_bs");
+  double reserved = number_or(sf, "base_mib") + number_or(sf, "per_chunk_token_mib") * std::max(chunk, number_or(sf, "floor_tokens")) +
+                    number_or(sf, "per_graph_bs_mib") * bs + number_or(sf, "per_tp_mib") * count;
+  if (total_mib > number_or(sf, "floor_above_gib", 1e18) * 1024) reserved = std::max(reserved, number_or(sf, "floor_gib") * 1024);
   *how = fmt::format("derived from the device size: {:.0f} MiB reserved (chunked prefill {:g}, CUDA-graph batch {:g})", reserved,
                      chunk, bs);
   double fraction = std::round((total_mib - reserved) / total_mib * 1000) / 1000;
@@ -76,13 +74,13 @@ double static_fraction(const json& sf, double total_gb, int count, std::string* 
 double activation_gb(const json& ap, const Record& a, double total_gb, const ModelSpec& m, std::string* how) {
   double total_gib = total_gb * kBytesPerGB / kBytesPerGiB, seqs = 0;
   for (const auto& rule : ap.value("max_num_seqs", json::array())) {
-    if (total_gib < num(rule, "min_device_gib")) continue;
+    if (total_gib < number_or(rule, "min_device_gib")) continue;
     std::string unless = rule.value("unless_name_contains", "");
     if (!unless.empty() && to_lower(a.name).find(to_lower(unless)) != std::string::npos) continue;
-    seqs = num(rule, "value");
+    seqs = number_or(rule, "value");
     break;
   }
-  double bytes = num(ap, "bytes_per_seq_vocab") * seqs * static_cast<double>(m.vocab);
+  double bytes = number_or(ap, "bytes_per_seq_vocab") * seqs * static_cast<double>(m.vocab);
   *how = fmt::format("activation peak {:.1f} GB ({:g} sequences x {} vocab)", bytes / kBytesPerGB, seqs, m.vocab);
   return bytes / kBytesPerGB;
 }
@@ -92,7 +90,7 @@ std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
 }  // namespace
 
 double capacity_gb(const Record& a) {
-  double v = num(a.data, "memory_gb");
+  double v = number_or(a.data, "memory_gb");
   if (v <= 0) return 0;
   return a.str("memory_unit") == "GB" ? v : v * kBytesPerGiB / kBytesPerGB;  // DRAM/HBM/GDDR capacities are binary-sized
 }
@@ -101,20 +99,20 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
   double cap = capacity_gb(a);
   std::string unit = a.str("memory_unit").empty() ? "GiB" : a.str("memory_unit");
   if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
-  if (double visible = num(a.data, "gpu_visible_gb"); visible > 0 && !a.data.value("user_described", false)) {
+  if (double visible = number_or(a.data, "gpu_visible_gb"); visible > 0 && !a.data.value("user_described", false)) {
     *source = fmt::format("{:.1f} GB of the {:g} {} the GPU may use (gpu_visible_gb: {}; --vram to override)", visible,
-                          num(a.data, "memory_gb"), unit, a.str("gpu_visible_note").substr(0, a.str("gpu_visible_note").find(':')));
+                          number_or(a.data, "memory_gb"), unit, a.str("gpu_visible_note").substr(0, a.str("gpu_visible_note").find(':')));
     return visible;
   }
-  double reported = num(a.data, "memory_reported_mib");
+  double reported = number_or(a.data, "memory_reported_mib");
   if (reported > 0) {
     *source = fmt::format("{:.0f} MiB as the driver reports it", reported);
     return reported * kBytesPerMiB / kBytesPerGB;
   }
   if (a.data.value("user_described", false))
-    *source = fmt::format("{:g} {} as given; the driver's total is unknown and may be a little less", num(a.data, "memory_gb"), unit);
+    *source = fmt::format("{:g} {} as given; the driver's total is unknown and may be a little less", number_or(a.data, "memory_gb"), unit);
   else
-    *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", num(a.data, "memory_gb"), unit)
+    *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", number_or(a.data, "memory_gb"), unit)
                       : "memory not recorded";
   return cap;
 }
@@ -129,7 +127,7 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   std::vector<std::string> kept;
   double n = count;
   if (b.kind == "fraction-of-total" || b.kind == "fraction-of-free") {
-    b.fraction = num(mem, "fraction", num(mem, "gpu_memory_utilization", 1));
+    b.fraction = number_or(mem, "fraction", number_or(mem, "gpu_memory_utilization", 1));
     b.fraction_source = fmt::format("{} {:g}", mem.value("fraction_flag", std::string("fraction")), b.fraction);
   } else if (b.kind == "static-fraction") {
     b.fraction = static_fraction(mem.value("static_fraction", json::object()), b.total_gb, count, &b.fraction_source);
@@ -149,18 +147,18 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
     kept.push_back(fmt::format("non-torch {:.2f} GB", b.non_torch_gb));
   }
   if (mem.contains("cuda_graphs_gib") && t.str("platform") == "cuda") {
-    b.cuda_graphs_gb = num(mem, "cuda_graphs_gib") * kBytesPerGiB / kBytesPerGB;
+    b.cuda_graphs_gb = number_or(mem, "cuda_graphs_gib") * kBytesPerGiB / kBytesPerGB;
     kept.push_back(fmt::format("CUDA graphs {:.1f} GB", b.cuda_graphs_gb));
   }
   if (mem.contains("fixed_overhead_gib")) {
-    b.buffers_gb += num(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB;
-    kept.push_back(fmt::format("activations and buffers {:.1f} GB", num(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB));
+    b.buffers_gb += number_or(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB;
+    kept.push_back(fmt::format("activations and buffers {:.1f} GB", number_or(mem, "fixed_overhead_gib") * kBytesPerGiB / kBytesPerGB));
   }
   if (mem.contains("compute_buffer")) {
     const json& cb = mem["compute_buffer"];
-    double bytes = num(cb, "tokens") * num(cb, "bytes_per_entry") * static_cast<double>(m.vocab);
+    double bytes = number_or(cb, "tokens") * number_or(cb, "bytes_per_entry") * static_cast<double>(m.vocab);
     b.buffers_gb += bytes / kBytesPerGB;
-    kept.push_back(fmt::format("compute buffer {:.2f} GB ({:g} tokens x {} vocab)", bytes / kBytesPerGB, num(cb, "tokens"), m.vocab));
+    kept.push_back(fmt::format("compute buffer {:.2f} GB ({:g} tokens x {} vocab)", bytes / kBytesPerGB, number_or(cb, "tokens"), m.vocab));
   }
   double overhead = b.activation_gb + b.non_torch_gb + b.cuda_graphs_gb + b.buffers_gb;
   std::string budget;

@@ -8,9 +8,8 @@
 #include "qsel/core/ggml_types.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 bool has(const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 

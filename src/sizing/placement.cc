@@ -15,9 +15,8 @@
 #include "qsel/core/text.h"
 
 namespace qsel {
-namespace {
-
 using nlohmann::json;
+namespace {
 
 std::string flags_for(const PlacementInput& in, const Placement& p) {
   std::string model = fmt::format("MODEL-{}.gguf", in.format_name.empty() ? "QUANT" : in.format_name);

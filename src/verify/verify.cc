@@ -14,10 +14,9 @@
 #include "qsel/rules/rules.h"
 
 namespace qsel {
-namespace {
-
-using json = nlohmann::json;
+using nlohmann::json;
 using ojson = nlohmann::ordered_json;
+namespace {
 
 constexpr std::size_t kKeep = 50;  // findings kept per kind
 

@@ -12,7 +12,7 @@ using namespace qsel;
 using nlohmann::json;
 
 namespace {
-std::string error_of(const std::string& path) {
+std::string checkpoint_error_of(const std::string& path) {
   try {
     read_checkpoint(path);
   } catch (const UsageError& e) {
@@ -65,29 +65,29 @@ TEST_CASE("checkpoint: an index never names a file outside the folder", "[artifa
   test::TempDir d;
   d.write("evil/config.json", test::tiny_config().dump());
   d.write("evil/model.safetensors.index.json", json{{"weight_map", {{"a", "../../etc/passwd"}}}}.dump());
-  CHECK(error_of((d.path() / "evil").string()) ==
+  CHECK(checkpoint_error_of((d.path() / "evil").string()) ==
         (d.path() / "evil/model.safetensors.index.json").string() +
             ": weight_map names \"../../etc/passwd\", which is not a file name in the checkpoint folder");
   d.write("evil2/model.safetensors.index.json", json{{"weight_map", {{"a", 7}}}}.dump());
-  CHECK(error_of((d.path() / "evil2").string()).find("weight_map \"a\" must name a file") != std::string::npos);
+  CHECK(checkpoint_error_of((d.path() / "evil2").string()).find("weight_map \"a\" must name a file") != std::string::npos);
   d.write("evil3/model.safetensors.index.json", "[1,2]");
-  CHECK(error_of((d.path() / "evil3").string()).find("expected a JSON object (safetensors index)") != std::string::npos);
+  CHECK(checkpoint_error_of((d.path() / "evil3").string()).find("expected a JSON object (safetensors index)") != std::string::npos);
 }
 
 TEST_CASE("checkpoint: bad configs are located, empty folders and FIFOs are refused", "[artifact][checkpoint]") {
   test::TempDir d;
   d.write("bad/config.json", "{\n  \"hidden_size\": 5,,\n}");
-  CHECK(error_of((d.path() / "bad").string()).rfind((d.path() / "bad/config.json").string() + ":2:", 0) == 0);
+  CHECK(checkpoint_error_of((d.path() / "bad").string()).rfind((d.path() / "bad/config.json").string() + ":2:", 0) == 0);
   std::filesystem::create_directories(d.path() / "empty");
-  CHECK(error_of((d.path() / "empty").string()) == (d.path() / "empty").string() + ": no config.json, .safetensors or .gguf file in this folder");
+  CHECK(checkpoint_error_of((d.path() / "empty").string()) == (d.path() / "empty").string() + ": no config.json, .safetensors or .gguf file in this folder");
   mkfifo((d.path() / "pipe.json").c_str(), 0644);
-  CHECK(error_of((d.path() / "pipe.json").string()) == (d.path() / "pipe.json").string() + ": not a regular file");
+  CHECK(checkpoint_error_of((d.path() / "pipe.json").string()) == (d.path() / "pipe.json").string() + ": not a regular file");
   d.write("big/config.json", std::string(17 << 20, ' '));
-  CHECK(error_of((d.path() / "big").string()).find("a config.json may be at most 16777216 bytes") != std::string::npos);
-  CHECK(error_of((d.path() / "missing").string()) == (d.path() / "missing").string() + ": no such file or folder");
+  CHECK(checkpoint_error_of((d.path() / "big").string()).find("a config.json may be at most 16777216 bytes") != std::string::npos);
+  CHECK(checkpoint_error_of((d.path() / "missing").string()) == (d.path() / "missing").string() + ": no such file or folder");
   d.write("two/a.gguf", "GGUF");
   d.write("two/b.gguf", "GGUF");
-  CHECK(error_of((d.path() / "two").string()) == (d.path() / "two").string() + ": 2 .gguf files; name the one to read");
+  CHECK(checkpoint_error_of((d.path() / "two").string()) == (d.path() / "two").string() + ": 2 .gguf files; name the one to read");
 }
 
 // Issue 26: a tensor two shards both hold was summed; the index is now checked against
@@ -99,7 +99,7 @@ TEST_CASE("checkpoint: a tensor in two shards is refused, naming both, and the i
   d.write("dup/s1.safetensors", test::safetensors_bytes(one));
   d.write("dup/s2.safetensors", test::safetensors_bytes(two));
   d.write("dup/model.safetensors.index.json", json{{"weight_map", {{"a", "s1.safetensors"}, {"b", "s2.safetensors"}}}}.dump());
-  CHECK(error_of((d.path() / "dup").string()) == (d.path() / "dup/s2.safetensors").string() + ": tensor \"a\" is also in " +
+  CHECK(checkpoint_error_of((d.path() / "dup").string()) == (d.path() / "dup/s2.safetensors").string() + ": tensor \"a\" is also in " +
                                                      (d.path() / "dup/s1.safetensors").string() + "; a checkpoint holds each tensor once");
 
   json three = json::array({{{"name", "c"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}, {{"name", "d"}, {"dtype", "F16"}, {"shape", {4}}, {"bytes", 8}}});
@@ -130,7 +130,7 @@ TEST_CASE("checkpoint: 4,096 links to one 100 MB-header shard stop at the model'
   }
   d.write("links/model.safetensors.index.json", json{{"weight_map", map}}.dump());
   // Shards are read in name order (s0, s1, s10, …): the third 99 MB header passes 256 MiB.
-  CHECK(error_of((d.path() / "links").string()) ==
+  CHECK(checkpoint_error_of((d.path() / "links").string()) ==
         (d.path() / "links/s10.safetensors").string() +
             ": the headers of this model's files pass 256 MiB together; qsel reads at most that much of one model (the largest real checkpoints "
             "hold about 25 MB)");
@@ -141,13 +141,13 @@ TEST_CASE("checkpoint: a path longer than PATH_MAX says so, not \"no such file\"
   while (path.size() < 5000) path += "abcdefgh/";
   path += "config.json";
   CHECK(looks_like_checkpoint(path));  // read, so the reason is told, not taken for a record id
-  CHECK(error_of(path) == path + ": cannot read: File name too long");
+  CHECK(checkpoint_error_of(path) == path + ": cannot read: File name too long");
 }
 
 TEST_CASE("checkpoint: a file that is plainly not a model says what is read, not \"invalid JSON: '#'\"", "[artifact][checkpoint]") {
   test::TempDir d;
   auto readme = d.write("README.md", "# A model\n");
-  CHECK(error_of(readme.string()) ==
+  CHECK(checkpoint_error_of(readme.string()) ==
         readme.string() + ": not a model file: qsel reads a checkpoint folder, a config.json, a .safetensors or a .gguf file");
   auto odd = d.write("params", test::tiny_config().dump());  // a config under another name is still read
   CHECK(read_checkpoint(odd.string()).kind == "config");

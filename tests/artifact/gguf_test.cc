@@ -41,7 +41,7 @@ std::string write(const test::TempDir& d, const std::string& bytes, const std::s
   return d.write(name, bytes).string();
 }
 
-std::string error_of(const std::string& path) {
+std::string gguf_error_of(const std::string& path) {
   try {
     read_gguf(path);
   } catch (const UsageError& e) {
@@ -89,7 +89,7 @@ TEST_CASE("gguf: general.alignment is honoured and checked", "[artifact][gguf]")
   CHECK(g.tensors[1].offset == 256);
   test::GgufWriter bad;
   bad.u32("general.alignment", 48);
-  CHECK(error_of(write(d, bad.bytes(), "b.gguf")).find("general.alignment 48 is not a power of two") != std::string::npos);
+  CHECK(gguf_error_of(write(d, bad.bytes(), "b.gguf")).find("general.alignment 48 is not a power of two") != std::string::npos);
 }
 
 TEST_CASE("gguf: hostile headers fail with the byte offset and what was expected", "[artifact][gguf]") {
@@ -100,23 +100,23 @@ TEST_CASE("gguf: hostile headers fail with the byte offset and what was expected
     b.replace(at, bytes.size(), bytes);
     return write(d, b, "p" + std::to_string(at) + ".gguf");
   };
-  CHECK(error_of(write(d, "GGUX" + good.substr(4), "magic.gguf")) == d.path().string() + "/magic.gguf: byte 0: not a GGUF file (expected the magic bytes \"GGUF\")");
-  CHECK(error_of(write(d, "GG", "short.gguf")) ==
+  CHECK(gguf_error_of(write(d, "GGUX" + good.substr(4), "magic.gguf")) == d.path().string() + "/magic.gguf: byte 0: not a GGUF file (expected the magic bytes \"GGUF\")");
+  CHECK(gguf_error_of(write(d, "GG", "short.gguf")) ==
         d.path().string() + "/short.gguf: byte 0: expected the GGUF magic (4 bytes), the file ends at byte 2");
-  CHECK(error_of(patched(4, le32(0x03000000))).find("byte 4: a big-endian GGUF file") != std::string::npos);
-  CHECK(error_of(patched(4, le32(7))).find("byte 4: GGUF version 7 (versions 2 and 3 are read)") != std::string::npos);
-  CHECK(error_of(patched(8, le64(~0ull))).find("byte 8: tensor count 18446744073709551615 is not plausible (at most 65536)") != std::string::npos);
-  CHECK(error_of(patched(16, le64(1ull << 40))).find("byte 16: metadata key count 1099511627776 is not plausible") != std::string::npos);
+  CHECK(gguf_error_of(patched(4, le32(0x03000000))).find("byte 4: a big-endian GGUF file") != std::string::npos);
+  CHECK(gguf_error_of(patched(4, le32(7))).find("byte 4: GGUF version 7 (versions 2 and 3 are read)") != std::string::npos);
+  CHECK(gguf_error_of(patched(8, le64(~0ull))).find("byte 8: tensor count 18446744073709551615 is not plausible (at most 65536)") != std::string::npos);
+  CHECK(gguf_error_of(patched(16, le64(1ull << 40))).find("byte 16: metadata key count 1099511627776 is not plausible") != std::string::npos);
   // the first key's length claims far more than the file holds
-  CHECK(error_of(patched(24, le64(1ull << 60))).find("byte 32: metadata key is 1152921504606846976 bytes long; at most 65536 is plausible") !=
+  CHECK(gguf_error_of(patched(24, le64(1ull << 60))).find("byte 32: metadata key is 1152921504606846976 bytes long; at most 65536 is plausible") !=
         std::string::npos);
   std::string tiny = "GGUF" + le32(3) + le64(0) + le64(1) + le64(60000) + "abc";
-  CHECK(error_of(write(d, tiny, "tiny.gguf")) ==
+  CHECK(gguf_error_of(write(d, tiny, "tiny.gguf")) ==
         d.path().string() + "/tiny.gguf: byte 32: metadata key is 60000 bytes long, past the end of the file (3 bytes left)");
   // truncated in the middle of the tensor infos
-  CHECK(error_of(write(d, good.substr(0, small_model().header_bytes() - 5), "cut.gguf")).find("the file ends at byte") != std::string::npos);
+  CHECK(gguf_error_of(write(d, good.substr(0, small_model().header_bytes() - 5), "cut.gguf")).find("the file ends at byte") != std::string::npos);
   // truncated data: the last tensor runs past the end
-  CHECK(error_of(write(d, good.substr(0, good.size() - 100), "data.gguf")).find("tensor \"output.weight\"") != std::string::npos);
+  CHECK(gguf_error_of(write(d, good.substr(0, good.size() - 100), "data.gguf")).find("tensor \"output.weight\"") != std::string::npos);
 }
 
 TEST_CASE("gguf: impossible values inside the header", "[artifact][gguf]") {
@@ -124,7 +124,7 @@ TEST_CASE("gguf: impossible values inside the header", "[artifact][gguf]") {
   auto one = [&](auto&& build, const std::string& name) {
     test::GgufWriter w;
     build(w);
-    return error_of(write(d, w.bytes(), name));
+    return gguf_error_of(write(d, w.bytes(), name));
   };
   CHECK(one([](auto& w) { w.tensor("t", {100}, 12, 256, 144); }, "rows.gguf")
             .find("tensor \"t\": 100 elements per row is not a multiple of the Q4_K block (256)") != std::string::npos);
@@ -137,13 +137,13 @@ TEST_CASE("gguf: impossible values inside the header", "[artifact][gguf]") {
   CHECK(one([](auto& w) { w.str("k", "a"); w.str("k", "b"); }, "dupkey.gguf").find("metadata key \"k\" appears twice") != std::string::npos);
   // an array whose count cannot fit in the file
   std::string arr = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(9) + le32(4) + le64(1ull << 50);
-  CHECK(error_of(write(d, arr, "arr.gguf")).find("a: array of 1125899906842624 uint32 values cannot fit") != std::string::npos);
+  CHECK(gguf_error_of(write(d, arr, "arr.gguf")).find("a: array of 1125899906842624 uint32 values cannot fit") != std::string::npos);
   std::string nested = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(9) + le32(9) + le64(1);
-  CHECK(error_of(write(d, nested, "nested.gguf")).find("an array of arrays") != std::string::npos);
+  CHECK(gguf_error_of(write(d, nested, "nested.gguf")).find("an array of arrays") != std::string::npos);
   std::string badtype = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(13);
-  CHECK(error_of(write(d, badtype, "vt.gguf")).find("a: unknown value type 13 (expected 0-12)") != std::string::npos);
+  CHECK(gguf_error_of(write(d, badtype, "vt.gguf")).find("a: unknown value type 13 (expected 0-12)") != std::string::npos);
   std::string badbool = "GGUF" + le32(3) + le64(0) + le64(1) + test::gguf_str("a") + le32(7) + std::string(1, '\x05');
-  CHECK(error_of(write(d, badbool, "bool.gguf")).find("a: a bool is 0 or 1, got 5") != std::string::npos);
+  CHECK(gguf_error_of(write(d, badbool, "bool.gguf")).find("a: a bool is 0 or 1, got 5") != std::string::npos);
 }
 
 TEST_CASE("gguf: overlapping tensors and offsets off the alignment", "[artifact][gguf]") {
@@ -153,17 +153,17 @@ TEST_CASE("gguf: overlapping tensors and offsets off the alignment", "[artifact]
   for (const char* n : {"a", "b"}) b += test::gguf_str(n) + le32(1) + le64(64) + le32(0) + le64(0);
   b.append((32 - b.size() % 32) % 32, '\0');
   b.append(256, '\0');
-  CHECK(error_of(write(d, b, "overlap.gguf")).find("tensors \"a\" and \"b\" overlap") != std::string::npos);
+  CHECK(gguf_error_of(write(d, b, "overlap.gguf")).find("tensors \"a\" and \"b\" overlap") != std::string::npos);
   std::string m = "GGUF" + le32(3) + le64(1) + le64(0) + test::gguf_str("a") + le32(1) + le64(64) + le32(0) + le64(7);
-  CHECK(error_of(write(d, m, "misaligned.gguf")).find("data offset 7 is not a multiple of the alignment 32") != std::string::npos);
+  CHECK(gguf_error_of(write(d, m, "misaligned.gguf")).find("data offset 7 is not a multiple of the alignment 32") != std::string::npos);
 }
 
 TEST_CASE("gguf: not a regular file", "[artifact][gguf]") {
   test::TempDir d;
   std::filesystem::create_directories(d.path() / "dir.gguf");
-  CHECK(error_of((d.path() / "dir.gguf").string()) == (d.path() / "dir.gguf").string() + ": not a regular file");
-  CHECK(error_of("/dev/null") == "/dev/null: not a regular file");
-  CHECK(error_of((d.path() / "missing.gguf").string()).find("cannot open") != std::string::npos);
+  CHECK(gguf_error_of((d.path() / "dir.gguf").string()) == (d.path() / "dir.gguf").string() + ": not a regular file");
+  CHECK(gguf_error_of("/dev/null") == "/dev/null: not a regular file");
+  CHECK(gguf_error_of((d.path() / "missing.gguf").string()).find("cannot open") != std::string::npos);
 }
 
 // Found by tests/fuzz/fuzz_gguf: strings that are not UTF-8 (keys, values, tensor
@@ -188,7 +188,7 @@ TEST_CASE("gguf: a [2^31, 2^31] F32 tensor is refused, not sized 0 bytes with 4.
   test::GgufWriter w;
   w.tensor("token_embd.weight", {1ull << 31, 1ull << 31}, 0, 1, 4);
   std::string header = w.header_and_size().first;
-  CHECK(error_of(write(d, header, "wrap.gguf")) ==
+  CHECK(gguf_error_of(write(d, header, "wrap.gguf")) ==
         d.path().string() + "/wrap.gguf: byte 53: tensor \"token_embd.weight\": dimensions [2147483648, 2147483648] hold more than 2^50 "
                             "elements, not a plausible tensor");
 }
@@ -232,7 +232,7 @@ TEST_CASE("gguf: strings in arrays past 2^24 together are refused at the count, 
     f.seekp(static_cast<std::streamoff>(head.size() + n * 8 - 1));
     f << '\0';
   }
-  CHECK(error_of(path.string()) == path.string() + ": byte 61: tokenizer.ggml.tokens: array of 16777217 strings; qsel reads at most 16777216 "
+  CHECK(gguf_error_of(path.string()) == path.string() + ": byte 61: tokenizer.ggml.tokens: array of 16777217 strings; qsel reads at most 16777216 "
                                                    "string values per GGUF header (the largest vocabularies hold about 260,000 tokens)");
 }
 
@@ -244,7 +244,7 @@ TEST_CASE("gguf: keys and tensor names past 16 MiB together are refused, and dup
   std::string prefix(1000, 'p');
   for (int i = 0; i < 2000; ++i) w.tensor(prefix + std::to_string(i), {32}, 0, 1, 4);
   w.tensor(prefix + "7", {32}, 0, 1, 4);
-  CHECK(error_of(write(d, w.header_and_size().first + std::string(1 << 20, '\0'), "dup.gguf"))
+  CHECK(gguf_error_of(write(d, w.header_and_size().first + std::string(1 << 20, '\0'), "dup.gguf"))
             .find("tensor \"" + prefix + "7\" is listed twice") != std::string::npos);
   // 257 keys of 64 KiB (the longest the spec allows): past the 16 MiB budget at the last one.
   std::string keys = "GGUF" + le32(3) + le64(0) + le64(257);
@@ -253,6 +253,6 @@ TEST_CASE("gguf: keys and tensor names past 16 MiB together are refused, and dup
     last = keys.size();
     keys += test::gguf_str(std::to_string(i) + std::string(65536 - std::to_string(i).size(), 'k')) + le32(4) + le32(1);
   }
-  CHECK(error_of(write(d, keys, "keys.gguf")) == d.path().string() + "/keys.gguf: byte " + std::to_string(last) +
+  CHECK(gguf_error_of(write(d, keys, "keys.gguf")) == d.path().string() + "/keys.gguf: byte " + std::to_string(last) +
                                                     ": metadata keys and tensor names pass 16 MiB together; qsel reads at most that much of a header");
 }

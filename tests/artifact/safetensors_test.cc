@@ -11,7 +11,7 @@ using test::le64;
 
 namespace {
 
-std::string error_of(const std::string& path) {
+std::string safetensors_error_of(const std::string& path) {
   try {
     read_safetensors(path);
   } catch (const UsageError& e) {
@@ -51,26 +51,26 @@ TEST_CASE("safetensors: the header reads back with dtypes, shapes and offsets", 
 TEST_CASE("safetensors: hostile headers fail with the byte offset", "[artifact][safetensors]") {
   test::TempDir d;
   std::string p = d.path().string() + "/";
-  CHECK(error_of(d.write("short.safetensors", "abc").string()) == p + "short.safetensors: byte 0: expected the header length (8 bytes), the file ends at byte 3");
-  CHECK(error_of(d.write("huge.safetensors", le64(1ull << 40) + "{}").string()) ==
+  CHECK(safetensors_error_of(d.write("short.safetensors", "abc").string()) == p + "short.safetensors: byte 0: expected the header length (8 bytes), the file ends at byte 3");
+  CHECK(safetensors_error_of(d.write("huge.safetensors", le64(1ull << 40) + "{}").string()) ==
         p + "huge.safetensors: byte 0: header length 1099511627776 is over the format's limit of 100000000 bytes");
-  CHECK(error_of(d.write("long.safetensors", le64(1000) + "{}").string()) == p + "long.safetensors: byte 0: header length 1000 is larger than the 2 bytes after it");
-  CHECK(error_of(header_file(d, "[1]", "arr.safetensors")) == p + "arr.safetensors: byte 8: the header must start with '{'");
-  CHECK(error_of(header_file(d, "{\"a\": ", "json.safetensors")).rfind(p + "json.safetensors: byte ", 0) == 0);
-  CHECK(error_of(header_file(d, "{\"a\": \"\xff\"}", "utf8.safetensors")) == p + "utf8.safetensors: byte 15: the header is not valid UTF-8");
-  CHECK(error_of(header_file(d, "{\"a\":" + std::string(40, '[') + std::string(40, ']') + "}", "deep.safetensors")) ==
+  CHECK(safetensors_error_of(d.write("long.safetensors", le64(1000) + "{}").string()) == p + "long.safetensors: byte 0: header length 1000 is larger than the 2 bytes after it");
+  CHECK(safetensors_error_of(header_file(d, "[1]", "arr.safetensors")) == p + "arr.safetensors: byte 8: the header must start with '{'");
+  CHECK(safetensors_error_of(header_file(d, "{\"a\": ", "json.safetensors")).rfind(p + "json.safetensors: byte ", 0) == 0);
+  CHECK(safetensors_error_of(header_file(d, "{\"a\": \"\xff\"}", "utf8.safetensors")) == p + "utf8.safetensors: byte 15: the header is not valid UTF-8");
+  CHECK(safetensors_error_of(header_file(d, "{\"a\":" + std::string(40, '[') + std::string(40, ']') + "}", "deep.safetensors")) ==
         p + "deep.safetensors: byte 8: the header nests deeper than 16 levels");
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 100]}})", "past.safetensors", 8))
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 100]}})", "past.safetensors", 8))
             .find("tensor \"t\": data_offsets [0, 100] are outside the 8 bytes of data") != std::string::npos);
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 6]}})", "size.safetensors", 8))
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 6]}})", "size.safetensors", 8))
             .find("tensor \"t\": 6 bytes for 4 F16 values (8 expected)") != std::string::npos);
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [-4], "data_offsets": [0, 8]}})", "neg.safetensors", 8))
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [-4], "data_offsets": [0, 8]}})", "neg.safetensors", 8))
             .find("shape is not a list of plausible sizes") != std::string::npos);
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4]}})", "noff.safetensors", 8)).find("expected {\"dtype\"") != std::string::npos);
-  CHECK(error_of(header_file(d, R"({"a": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}, "b": {"dtype": "F16", "shape": [4], "data_offsets": [4, 12]}})",
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4]}})", "noff.safetensors", 8)).find("expected {\"dtype\"") != std::string::npos);
+  CHECK(safetensors_error_of(header_file(d, R"({"a": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}, "b": {"dtype": "F16", "shape": [4], "data_offsets": [4, 12]}})",
                              "overlap.safetensors", 12))
             .find("tensors \"a\" and \"b\" overlap") != std::string::npos);
-  CHECK(error_of(header_file(d, R"({"__metadata__": {"a": 1}})", "meta.safetensors")).find("__metadata__ \"a\" must be a string") != std::string::npos);
+  CHECK(safetensors_error_of(header_file(d, R"({"__metadata__": {"a": 1}})", "meta.safetensors")).find("__metadata__ \"a\" must be a string") != std::string::npos);
 }
 
 TEST_CASE("safetensors: an unknown dtype is noted, a hole is noted, and the file still reads", "[artifact][safetensors]") {
@@ -87,18 +87,18 @@ TEST_CASE("safetensors: an unknown dtype is noted, a hole is noted, and the file
 TEST_CASE("safetensors: a tensor named twice, a shape past 2^50 elements, a wrapping size are refused", "[artifact][safetensors]") {
   test::TempDir d;
   std::string p = d.path().string() + "/";
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}, "t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})",
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}, "t": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})",
                              "twice.safetensors", 8)) == p + "twice.safetensors: byte 8: tensor \"t\" is listed twice");
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F32", "shape": [2147483648, 2147483648], "data_offsets": [0, 0]}})", "wrap.safetensors")) ==
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F32", "shape": [2147483648, 2147483648], "data_offsets": [0, 0]}})", "wrap.safetensors")) ==
         p + "wrap.safetensors: byte 8: tensor \"t\": shape is not a list of plausible sizes");
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [[4]], "data_offsets": [0, 8]}})", "nested.safetensors", 8)) ==
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [[4]], "data_offsets": [0, 8]}})", "nested.safetensors", 8)) ==
         p + "nested.safetensors: byte 8: tensor \"t\": shape is not a list of plausible sizes");
-  CHECK(error_of(header_file(d, R"({"t": 5})", "scalar.safetensors")) ==
+  CHECK(safetensors_error_of(header_file(d, R"({"t": 5})", "scalar.safetensors")) ==
         p + "scalar.safetensors: byte 8: tensor \"t\": expected {\"dtype\": string, \"shape\": [ints], \"data_offsets\": [begin, end]}");
-  CHECK(error_of(header_file(d, R"({"__metadata__": [1]})", "metaarr.safetensors")) == p + "metaarr.safetensors: byte 8: __metadata__ must be an object of strings");
-  CHECK(error_of(header_file(d, R"({"__metadata__": {"a": {"b": "c"}}})", "metaobj.safetensors")) ==
+  CHECK(safetensors_error_of(header_file(d, R"({"__metadata__": [1]})", "metaarr.safetensors")) == p + "metaarr.safetensors: byte 8: __metadata__ must be an object of strings");
+  CHECK(safetensors_error_of(header_file(d, R"({"__metadata__": {"a": {"b": "c"}}})", "metaobj.safetensors")) ==
         p + "metaobj.safetensors: byte 8: __metadata__ \"a\" must be a string");
-  CHECK(error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [1e400], "data_offsets": [0, 8]}})", "inf.safetensors", 8)) ==
+  CHECK(safetensors_error_of(header_file(d, R"({"t": {"dtype": "F16", "shape": [1e400], "data_offsets": [0, 8]}})", "inf.safetensors", 8)) ==
         p + "inf.safetensors: byte 8: the header holds a number beyond the double range");
   // unknown fields, nested as deep as the format allows, are skipped
   SafetensorsFile s = read_safetensors(header_file(

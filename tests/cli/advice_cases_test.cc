@@ -31,7 +31,7 @@ std::vector<std::string> cells(const std::string& line) {
 std::string unquote(const std::string& s) { return s.size() >= 2 && s.front() == '`' && s.back() == '`' ? s.substr(1, s.size() - 2) : s; }
 
 // Shell-like words: "a b" stays one word.
-std::vector<std::string> words(const std::string& s) {
+std::vector<std::string> case_words(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
   bool quoted = false, any = false;
@@ -78,7 +78,7 @@ TEST_CASE("advice cases: the #1 answer is what an expert would deploy, for every
     if (c.size() < 5 || c[0].empty() || !std::isdigit(static_cast<unsigned char>(c[0][0]))) continue;
     if (++cases % qsel::test::kSweepStride) continue;
     std::vector<std::string> args = {"recommend"};
-    for (const auto& w : words(unquote(c[1]))) args.push_back(w);
+    for (const auto& w : case_words(unquote(c[1]))) args.push_back(w);
     args.insert(args.end(), {"--all", "--format", "json"});
     auto r = run_cli(args);
     INFO("case " << c[0] << ": qsel " << unquote(c[1]) << "\nexpects " << unquote(c[2]) << "\n" << r.err);
@@ -88,7 +88,7 @@ TEST_CASE("advice cases: the #1 answer is what an expert would deploy, for every
     const json& top = j["candidates"][0];
     INFO("#1 was " << top["format"] << " on " << top["engine"] << " via " << top["kernel"] << " (" << top["path"] << ")");
     CHECK(top["fits"] == true);
-    for (const auto& expect : words(unquote(c[2]))) {
+    for (const auto& expect : case_words(unquote(c[2]))) {
       auto eq = expect.find('=');
       REQUIRE(eq != std::string::npos);
       std::string key = expect.substr(0, eq), want = expect.substr(eq + 1);

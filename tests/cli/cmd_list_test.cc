@@ -10,7 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Small : qsel::test::Small {
+struct SmallListed : qsel::test::Small {
   std::set<std::string> ids(std::vector<std::string> args) const {
     args.insert(args.begin(), {"--format", "json"});
     auto r = run(args);
@@ -41,7 +41,7 @@ Ids embedded_ids(std::vector<std::string> args, json* whole = nullptr) {
 }  // namespace
 
 TEST_CASE("cmd_list: --native-on and --emulated-on give explain's verdict, not the support lists alone", "[cli][list]") {
-  Small s;
+  SmallListed s;
   // fmt-x lists gpu-new in native_support, fmt-y in emulated_support: each is kept exactly
   // when explain's verdict on the part says so.
   Ids native = s.ids({"list", "formats", "--native-on", "new gpu"}), emulated = s.ids({"list", "formats", "--emulated-on", "gpu-new"});
@@ -61,7 +61,7 @@ TEST_CASE("cmd_list: --native-on and --emulated-on give explain's verdict, not t
 }
 
 TEST_CASE("cmd_list: --engine: served formats, selected kernels, gotchas and matrices that name it", "[cli][list]") {
-  Small s;
+  SmallListed s;
   // fmt-x: engine.formats; fmt-z: a Y* cell whose footnote excludes only fmt-y.
   CHECK(s.ids({"list", "formats", "--engine", "eng"}) == Ids{"fmt-x", "fmt-z"});
   CHECK(s.ids({"list", "kernels", "--engine", "eng"}) == Ids{"k-one"});
@@ -71,7 +71,7 @@ TEST_CASE("cmd_list: --engine: served formats, selected kernels, gotchas and mat
 }
 
 TEST_CASE("cmd_list: --regime, --severity and --vendor, filters combine", "[cli][list]") {
-  Small s;
+  SmallListed s;
   CHECK(s.ids({"list", "formats", "--regime", "w4a16"}) == Ids{"fmt-x", "fmt-z"});
   CHECK(s.ids({"list", "kernels", "--regime", "w4a16"}) == Ids{"k-one"});
   CHECK(s.ids({"list", "gotchas", "--severity", "blocker"}) == Ids{"g-one"});
@@ -82,7 +82,7 @@ TEST_CASE("cmd_list: --regime, --severity and --vendor, filters combine", "[cli]
 }
 
 TEST_CASE("cmd_list: JSON keeps its shape and adds the filters used", "[cli][list]") {
-  Small s;
+  SmallListed s;
   auto plain = json::parse(s.run({"--format", "json", "list", "formats"}).out);
   CHECK(!plain.contains("filters"));
   auto f = json::parse(s.run({"--format", "json", "list", "formats", "--native-on", "new gpu", "--regime", "w4a16"}).out);
@@ -92,7 +92,7 @@ TEST_CASE("cmd_list: JSON keeps its shape and adds the filters used", "[cli][lis
 }
 
 TEST_CASE("cmd_list: a filter that does not apply, or a bad value, exits 2 with one line", "[cli][list]") {
-  Small s;
+  SmallListed s;
   struct Case { std::vector<std::string> args; std::string err; };
   std::vector<Case> cases = {
       {{"list", "formats", "--severity", "blocker"}, "qsel: error: --severity filters gotchas, not formats\n"},

@@ -55,7 +55,7 @@ std::vector<Example> examples_in(const std::string& page) {
 }
 
 // Shell-like words: whitespace separates, '…' and "…" group.
-std::vector<std::string> words(const std::string& command) {
+std::vector<std::string> shell_words(const std::string& command) {
   std::vector<std::string> out;
   std::string cur;
   char quote = 0;
@@ -80,7 +80,7 @@ std::vector<std::string> words(const std::string& command) {
 }
 
 std::string actual_output(const std::string& command) {
-  auto r = run_cli(words(command));
+  auto r = run_cli(shell_words(command));
   return r.out + r.err;
 }
 
@@ -120,9 +120,9 @@ TEST_CASE("docs_examples: the example parser reads commands and their captured o
   REQUIRE(ex.size() == 2);
   CHECK(ex[0].command == "list");
   CHECK(ex[0].expected == "A\n\nB\n");
-  CHECK(words(ex[1].command) == std::vector<std::string>{"show", "a b"});
+  CHECK(shell_words(ex[1].command) == std::vector<std::string>{"show", "a b"});
   CHECK(ex[1].expected == "C\n");
-  CHECK(words("a \"\" b") == std::vector<std::string>{"a", "", "b"});
+  CHECK(shell_words("a \"\" b") == std::vector<std::string>{"a", "", "b"});
 }
 
 namespace {

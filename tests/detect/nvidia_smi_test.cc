@@ -6,7 +6,7 @@
 using namespace qsel;
 
 namespace {
-std::string fixture(const std::string& name) { return test::read_text(test::source_dir() + "/tests/fixtures/detect/nvidia-smi/" + name); }
+std::string smi_fixture(const std::string& name) { return test::read_text(test::source_dir() + "/tests/fixtures/detect/nvidia-smi/" + name); }
 }  // namespace
 
 TEST_CASE("nvidia_smi: compute capabilities become target ids", "[detect]") {
@@ -37,7 +37,7 @@ TEST_CASE("nvidia_smi: the query CSV without a header is name, memory.total, com
 }
 
 TEST_CASE("nvidia_smi: a CSV with a header is read by column name (captured output)", "[detect]") {
-  auto gpus = parse_nvidia_smi_csv(fixture("titan-v-rtx-5880-ada-query.csv.txt"));
+  auto gpus = parse_nvidia_smi_csv(smi_fixture("titan-v-rtx-5880-ada-query.csv.txt"));
   REQUIRE(gpus.size() == 2);
   CHECK(gpus[0].name == "NVIDIA TITAN V");
   CHECK(gpus[0].target == "sm70");
@@ -68,7 +68,7 @@ TEST_CASE("nvidia_smi: the plain table gives names, indexes and totals (captured
                         Case{"jetson-agx-orin-64gb-x1.txt", 1, "Orin (nvgpu)", 0},  // "Not Supported"
                         Case{"quadro-rtx-4000-x2-partial.txt", 2, "Quadro RTX 4000", 8192}}) {
     INFO(c.file);
-    auto gpus = parse_nvidia_smi_table(fixture(c.file));
+    auto gpus = parse_nvidia_smi_table(smi_fixture(c.file));
     REQUIRE(gpus.size() == c.count);
     CHECK(gpus[0].name == c.name);
     CHECK(gpus[0].memory_mib == c.mib);
@@ -77,5 +77,5 @@ TEST_CASE("nvidia_smi: the plain table gives names, indexes and totals (captured
     CHECK(gpus[0].target.empty());  // the table does not print compute capability
   }
   // the last GPU of a partial capture has no memory line
-  CHECK(parse_nvidia_smi_table(fixture("quadro-rtx-4000-x2-partial.txt")).back().memory_mib == 0);
+  CHECK(parse_nvidia_smi_table(smi_fixture("quadro-rtx-4000-x2-partial.txt")).back().memory_mib == 0);
 }

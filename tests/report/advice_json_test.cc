@@ -12,7 +12,7 @@ using qsel::test::run_cli;
 
 namespace {
 
-qsel::Problems violations(const std::string& schema_file, const json& doc) {
+qsel::Problems advice_violations(const std::string& schema_file, const json& doc) {
   std::ifstream in(qsel::test::source_dir() + "/schemas/output/" + schema_file);
   qsel::SchemaSet set({{"output", json::parse(in)}});
   return set.validate("output", doc, qsel::Marks{}, schema_file);
@@ -33,7 +33,7 @@ TEST_CASE("advice_json: recommend --format json matches schemas/output/recommend
     auto r = run_cli(q);
     INFO(q[4] << " " << r.err);
     REQUIRE((r.code == 0 || r.code == 1));
-    for (const auto& p : violations("recommend.schema.json", json::parse(r.out))) FAIL(p.message);
+    for (const auto& p : advice_violations("recommend.schema.json", json::parse(r.out))) FAIL(p.message);
   }
 }
 
@@ -43,11 +43,11 @@ TEST_CASE("advice_json: explain FORMAT --on matches schemas/output/explain-forma
       auto r = run_cli({"explain", f, "--on", on, "--format", "json"});
       INFO(f << " on " << on << " " << r.err);
       REQUIRE(r.code == 0);
-      for (const auto& p : violations("explain-format.schema.json", json::parse(r.out))) FAIL(p.message);
+      for (const auto& p : advice_violations("explain-format.schema.json", json::parse(r.out))) FAIL(p.message);
     }
 }
 
 TEST_CASE("advice_json: the contract schema rejects output that breaks it", "[rules][contract]") {
   json bad = {{"accelerator", {{"id", "x"}}}, {"candidates", json::array({{{"path", "teleported"}}})}};
-  CHECK(!violations("recommend.schema.json", bad).empty());
+  CHECK(!advice_violations("recommend.schema.json", bad).empty());
 }

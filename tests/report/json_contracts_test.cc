@@ -46,7 +46,7 @@ const qsel::SchemaSet& contracts() {
   return set;
 }
 
-std::vector<std::string> violations(const std::string& schema, const json& doc) {
+std::vector<std::string> contract_violations(const std::string& schema, const json& doc) {
   std::vector<std::string> out;
   for (const auto& p : contracts().validate(schema, doc, qsel::Marks{}, schema)) out.push_back(p.message);
   return out;
@@ -90,7 +90,7 @@ ojson checked(Args args, std::initializer_list<int> codes = {0}) {
   REQUIRE(!doc.empty());
   CHECK(doc.begin().key() == "schema_version");
   CHECK(doc["schema_version"] == qsel::kOutputSchemaVersion);
-  for (const auto& v : violations(schema, json::parse(r.out))) FAIL_CHECK(schema << ": " << v);
+  for (const auto& v : contract_violations(schema, json::parse(r.out))) FAIL_CHECK(schema << ": " << v);
   return doc;
 }
 
@@ -203,13 +203,13 @@ TEST_CASE("json_contracts: explain nvfp4 --on blackwell follows the schema docs/
   REQUIRE(r.code == 0);
   json doc = json::parse(r.out);
   CHECK(doc["kind"] == "format-family");
-  CHECK(violations(named, doc).empty());
+  CHECK(contract_violations(named, doc).empty());
   // the single-target schema is not the family's: it names explain.schema.json for that
-  CHECK_FALSE(violations("explain-format.schema.json", doc).empty());
+  CHECK_FALSE(contract_violations("explain-format.schema.json", doc).empty());
   for (const auto& per : doc["per_target"]) {
     json single = per;
     single["schema_version"] = qsel::kOutputSchemaVersion;
-    CHECK(violations("explain-format.schema.json", single).empty());
+    CHECK(contract_violations("explain-format.schema.json", single).empty());
   }
 }
 
@@ -290,7 +290,7 @@ TEST_CASE("json_contracts: lint findings carry null positions, fixable and the d
   CHECK(j["findings"][1]["line"] == 9);
   CHECK(j["findings"][1]["column"] == 20);
   CHECK(j["findings"][1]["fixable"] == true);
-  CHECK(violations("lint.schema.json", j).empty());
+  CHECK(contract_violations("lint.schema.json", j).empty());
 }
 
 TEST_CASE("json_contracts: lint --list-rules", "[contract]") {
@@ -372,7 +372,7 @@ TEST_CASE("json_contracts: each schema rejects a document missing a required key
     json doc = json::parse(r.out);
     std::string schema = schema_for(args);
     INFO(schema << " on qsel " << args[0] << " " << args[1]);
-    REQUIRE(violations(schema, doc).empty());
+    REQUIRE(contract_violations(schema, doc).empty());
     const json required = schema_doc(schema)["required"];  // a copy: the temporary document dies here
     for (const auto& k : required) cs.keys.push_back(k.get<std::string>());
     for (const auto& key : cs.keys) {
@@ -380,22 +380,22 @@ TEST_CASE("json_contracts: each schema rejects a document missing a required key
       REQUIRE(doc.contains(key));
       json broken = doc;
       broken.erase(key);
-      CHECK_FALSE(violations(schema, broken).empty());
+      CHECK_FALSE(contract_violations(schema, broken).empty());
     }
     json retyped = doc;
     retyped["schema_version"] = 2;
-    CHECK_FALSE(violations(schema, retyped).empty());
+    CHECK_FALSE(contract_violations(schema, retyped).empty());
     rejected_by.insert(schema);
   }
   // explain-format.schema.json: the single-target document
   auto r = run_cli({"explain", "awq", "--on", "rtx-3090", "--format", "json"});
   json doc = json::parse(r.out);
-  REQUIRE(violations("explain-format.schema.json", doc).empty());
+  REQUIRE(contract_violations("explain-format.schema.json", doc).empty());
   const json single_required = schema_doc("explain-format.schema.json")["required"];
   for (const auto& k : single_required) {
     json broken = doc;
     broken.erase(k.get<std::string>());
-    CHECK_FALSE(violations("explain-format.schema.json", broken).empty());
+    CHECK_FALSE(contract_violations("explain-format.schema.json", broken).empty());
   }
   rejected_by.insert("explain-format.schema.json");
   CHECK(rejected_by == std::set<std::string>(schema_files().begin(), schema_files().end()));
@@ -531,7 +531,7 @@ TEST_CASE("json_contracts: every JSON example in the docs validates against its 
       json doc;
       REQUIRE_NOTHROW(doc = json::parse(ex.text));
       CHECK(doc.value("schema_version", 0) == qsel::kOutputSchemaVersion);
-      for (const auto& v : violations(ex.schema, doc)) FAIL_CHECK(ex.schema << ": " << v);
+      for (const auto& v : contract_violations(ex.schema, doc)) FAIL_CHECK(ex.schema << ": " << v);
       // a command page names the schema its JSON examples follow
       if (file.parent_path().filename() == "commands") CHECK(page.find("schemas/output/" + ex.schema) != std::string::npos);
       schemas_seen.insert(ex.schema);

@@ -3,10 +3,9 @@
 #include "qsel/report/render.h"
 
 using namespace qsel;
-using json = ojson;
 
 TEST_CASE("render_browse: list footer names the filters, and an empty result has no table", "[report][list]") {
-  json r = json::parse(R"({"kind": "format", "plural": "formats", "count": 0,
+  ojson r = ojson::parse(R"({"kind": "format", "plural": "formats", "count": 0,
     "columns": [{"key": "id", "header": "id"}, {"key": "name", "header": "name"}], "records": [],
     "filters": [{"flag": "--native-on", "value": "h100", "resolved": "h100-sxm"}, {"flag": "--regime", "value": "w4a4", "resolved": "w4a4"}]})");
   CHECK(render_list(r, Style{}) == "0 formats (--native-on h100 → h100-sxm, --regime w4a4)\n");
@@ -17,7 +16,7 @@ TEST_CASE("render_browse: list footer names the filters, and an empty result has
 }
 
 TEST_CASE("render_browse: show groups edges by kind, problems last and marked", "[report][show]") {
-  json r = json::parse(R"({"id": "x", "kind": "format", "name": "X", "file": "formats/x.yaml", "line": 1, "column": 1,
+  ojson r = ojson::parse(R"({"id": "x", "kind": "format", "name": "X", "file": "formats/x.yaml", "line": 1, "column": 1,
     "record": {"id": "x"}, "edges_out": [], "edges_in": [],
     "refers_to": {"accelerator": {"native-on": ["a", "b"], "emulated-on": ["c"]}, "missing": {"native-on": ["zz"]}},
     "referred_to_by": {}})");

@@ -3,12 +3,11 @@
 #include "qsel/report/browse_report.h"
 
 using namespace qsel;
-using json = ojson;
 
 namespace {
 
-json small() {
-  return json::parse(R"({
+ojson small() {
+  return ojson::parse(R"({
     "root": "a.b", "depth": 1, "node_count": 3, "edge_count": 3,
     "nodes": [{"id": "a.b", "kind": "format", "name": "A \"B\"", "distance": 0},
               {"id": "a-b", "kind": "engine", "name": "AB", "distance": 1},
@@ -53,7 +52,7 @@ TEST_CASE("render_graph: dot output merges parallel edges and draws missing node
 }
 
 TEST_CASE("render_graph: an edge whose claim differs from qsel's verdict says both, and the legend explains it", "[report][graph]") {
-  json g = small();
+  ojson g = small();
   g["edges"].push_back({{"from", "a.b"}, {"to", "a-b"}, {"label", "native-on"}, {"verdict", "dequant"}, {"agrees", false}});
   g["edges"].push_back({{"from", "a-b"}, {"to", "a.b"}, {"label", "census-native"}, {"verdict", "native"}, {"agrees", true}});
   std::string dot = render_graph_dot(g);
@@ -67,7 +66,7 @@ TEST_CASE("render_graph: an edge whose claim differs from qsel's verdict says bo
 }
 
 TEST_CASE("render_graph: a large graph uses xlabels and a capped layout", "[report][graph]") {
-  json g = small();
+  ojson g = small();
   for (int i = 0; i < 250; ++i) g["edges"].push_back({{"from", "a.b"}, {"to", "a-b"}, {"label", "l" + std::to_string(i)}});
   for (int i = 0; i < 250; ++i) g["edges"].push_back({{"from", "a-b"}, {"to", "t" + std::to_string(i)}, {"label", "x"}});
   std::string dot = render_graph_dot(g);

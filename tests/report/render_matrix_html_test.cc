@@ -4,12 +4,12 @@
 #include "qsel/report/browse_report.h"
 
 using namespace qsel;
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 namespace {
 
-json grid() {
-  json cells = {{"sm90", {{"verdict", "native"}, {"reasons", {"vllm picks cutlass (native path)"}}}},
+ojson html_grid() {
+  ojson cells = {{"sm90", {{"verdict", "native"}, {"reasons", {"vllm picks cutlass (native path)"}}}},
                 {"sm80", {{"verdict", "contested"}, {"reasons", {"a <script> says \"no\"", "vllm-quant-matrix marks it Y"}}}}};
   return {{"verdicts", true},
           {"vendor", "nvidia"},
@@ -17,13 +17,13 @@ json grid() {
           {"targets", {{{"id", "sm90"}, {"name", "Hopper"}, {"vendor", "nvidia"}}, {{"id", "sm80"}, {"name", "Ampere"}, {"vendor", "nvidia"}}}},
           {"formats", {{{"id", "fp8<x>"}, {"name", "FP8 & co"}, {"regime", "w8a8"}, {"cells", cells}}}},
           {"formats_left_out", {"ternary"}},
-          {"targets_left_out", json::array()}};
+          {"targets_left_out", ojson::array()}};
 }
 
 }  // namespace
 
 TEST_CASE("render_matrix_html: one self-contained page, every record string escaped, contested cells footnoted", "[report][matrix]") {
-  std::string h = render_matrix_html(grid());
+  std::string h = render_matrix_html(html_grid());
   CHECK(h.rfind("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">", 0) == 0);
   CHECK(h.find("<script") == std::string::npos);  // the record's "<script>" is text
   CHECK(h.find("a &lt;script&gt; says &quot;no&quot;") != std::string::npos);

@@ -3,12 +3,11 @@
 #include "qsel/report/browse_report.h"
 
 using namespace qsel;
-using json = ojson;
 
 namespace {
 
-json grid() {
-  return json::parse(R"({
+ojson text_grid() {
+  return ojson::parse(R"({
     "matrix": "m", "name": "M", "engine": "e", "engine_name": null, "version": null, "file": "m.yaml",
     "source": {"title": "T", "url": null},
     "columns": [{"key": "a", "label": "A", "formats": [], "kernel": null},
@@ -48,7 +47,7 @@ TEST_CASE("render_matrix: wrap_label breaks after spaces, slashes and hyphens, b
 }
 
 TEST_CASE("render_matrix: a grid in text, with missing cells shown as '-' and no colour", "[report][matrix]") {
-  CHECK(render_matrix(grid(), Style{}) ==
+  CHECK(render_matrix(text_grid(), Style{}) ==
         "m  M\n"
         "  engine   e\n"
         "\n"
@@ -60,27 +59,27 @@ TEST_CASE("render_matrix: a grid in text, with missing cells shown as '-' and no
 }
 
 TEST_CASE("render_matrix: colour marks Y green, '.' dim and footnoted cells yellow", "[report][matrix]") {
-  std::string out = render_matrix(grid(), Style{true});
+  std::string out = render_matrix(text_grid(), Style{true});
   CHECK(out.find("\x1b[32mY\x1b[0m") != std::string::npos);
   CHECK(out.find("\x1b[2m.\x1b[0m") != std::string::npos);
   CHECK(out.find("\x1b[33mY†\x1b[0m") != std::string::npos);
 }
 
 TEST_CASE("render_matrix: a long list of targets is shortened", "[report][matrix]") {
-  json g = grid();
-  g["rows"][0]["targets"] = json::array({"a", "b", "c", "d", "e", "f", "g", "h"});
+  ojson g = text_grid();
+  g["rows"][0]["targets"] = ojson::array({"a", "b", "c", "d", "e", "f", "g", "h"});
   CHECK(render_matrix(g, Style{}).find("R1  Y   .        a, b, c, d, e, f, … 2 more\n") != std::string::npos);
 }
 
 TEST_CASE("render_matrix: CSV and Markdown of a grid", "[report][matrix]") {
-  CHECK(render_matrix_csv(grid()) == "row,label,A,Bee Bee,targets\nr1,R1,Y,.,t1 t2\nr2,R2,Y†,-,\n");
-  CHECK(render_matrix_markdown(grid()) ==
+  CHECK(render_matrix_csv(text_grid()) == "row,label,A,Bee Bee,targets\nr1,R1,Y,.,t1 t2\nr2,R2,Y†,-,\n");
+  CHECK(render_matrix_markdown(text_grid()) ==
         "**m** — M (engine e)\n\n| label | A | Bee Bee | targets |\n| --- | --- | --- | --- |\n"
         "| R1 | Y | . | t1 t2 |\n| R2 | Y† | - |  |\n\nSource: T\n");
 }
 
 TEST_CASE("render_matrix: several grids are rendered one after the other", "[report][matrix]") {
-  json both = {{"grids", json::array({grid(), grid()})}};
-  std::string one = render_matrix(grid(), Style{});
+  ojson both = {{"grids", ojson::array({text_grid(), text_grid()})}};
+  std::string one = render_matrix(text_grid(), Style{});
   CHECK(render_matrix(both, Style{}) == one + "\n" + one);
 }

@@ -6,12 +6,12 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) { return run_units(q, {apply_rule1}); }
+Deliberation run_rule1(const Query& q) { return run_units(q, {apply_rule1}); }
 }  // namespace
 
 TEST_CASE("rule1: a matrix '.' excludes the candidate, citing the cell", "[rules][rule-1]") {
   Query q = mini_query("gpu-hop");
-  auto d = run(q);
+  auto d = run_rule1(q);
   CHECK(!find(d, "f-fp4"));
   const Exclusion* e = excluded(d, "f-fp4", "rule-1");
   REQUIRE(e);
@@ -28,13 +28,13 @@ TEST_CASE("rule1: native_support alone never makes a candidate", "[rules][rule-1
   // f-fp8 lists gpu-hop natively but the matrix says '.' on Ampere for it; on Ampere
   // it is not even listed: the matrix alone decides.
   Query q = mini_query("gpu-amp");
-  auto d = run(q);
+  auto d = run_rule1(q);
   CHECK(!find(d, "f-fp8"));
   CHECK(excluded(d, "f-fp8", "rule-1"));
 }
 
 TEST_CASE("rule1: a footnote that narrows a cell excludes what it names", "[rules][rule-1]") {
-  auto d = run(mini_query("gpu-amp"));
+  auto d = run_rule1(mini_query("gpu-amp"));
   const Exclusion* e = excluded(d, "f-mx", "rule-1");
   REQUIRE(e);
   CHECK(e->reason == "mat-a marks MX (no MX on Ampere) \".\" on Ampere");
@@ -42,7 +42,7 @@ TEST_CASE("rule1: a footnote that narrows a cell excludes what it names", "[rule
 }
 
 TEST_CASE("rule1: a matrix that does not cover the target says so and defers to kernel selection", "[rules][rule-1]") {
-  auto d = run(mini_query("gpu-bwc"));
+  auto d = run_rule1(mini_query("gpu-bwc"));
   const Candidate* w4 = find(d, "f-w4");
   REQUIRE(w4);
   CHECK(w4->cells.empty());
@@ -50,7 +50,7 @@ TEST_CASE("rule1: a matrix that does not cover the target says so and defers to 
 }
 
 TEST_CASE("rule1: a format the matrix has no column for falls back to kernel selection", "[rules][rule-1]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule1(mini_query("gpu-hop"));
   const Candidate* g = find(d, "f-gguf");
   REQUIRE(g);
   CHECK(g->why[0] == "Rule 1 — eng-a's matrix has no column for f-gguf; deployability read from its kernel selection");

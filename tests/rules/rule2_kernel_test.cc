@@ -6,20 +6,20 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2}); }
+Deliberation run_rule2(const Query& q) { return run_units(q, {apply_rule1, apply_rule2}); }
 }  // namespace
 
 TEST_CASE("rule2: the first matching kernel_selection entry names the kernel", "[rules][rule-2]") {
-  auto hop = run(mini_query("gpu-hop"));
+  auto hop = run_rule2(mini_query("gpu-hop"));
   REQUIRE(find(hop, "f-w4"));
   CHECK(find(hop, "f-w4")->kernel->id == "k-hop");
   CHECK(find(hop, "f-w4")->path == "dequant");
-  auto amp = run(mini_query("gpu-amp"));
+  auto amp = run_rule2(mini_query("gpu-amp"));
   CHECK(find(amp, "f-w4")->kernel->id == "k-amp");
 }
 
 TEST_CASE("rule2: a W4A4 format on a part without FP4 is emulated, and warned", "[rules][rule-2]") {
-  auto d = run(mini_query("gpu-amp"));
+  auto d = run_rule2(mini_query("gpu-amp"));
   const Candidate* c = find(d, "f-fp4");
   REQUIRE(c);
   CHECK(c->kernel->id == "k-amp");
@@ -29,7 +29,7 @@ TEST_CASE("rule2: a W4A4 format on a part without FP4 is emulated, and warned", 
 }
 
 TEST_CASE("rule2: native where the kernel is native and the target has the precision", "[rules][rule-2]") {
-  auto d = run(mini_query("gpu-bw"));
+  auto d = run_rule2(mini_query("gpu-bw"));
   const Candidate* c = find(d, "f-fp4");
   REQUIRE(c);
   CHECK(c->kernel->id == "k-fp4");  // the entry needing an unknown flag is passed over
@@ -38,7 +38,7 @@ TEST_CASE("rule2: native where the kernel is native and the target has the preci
 }
 
 TEST_CASE("rule2: a kernel record that excludes the pair makes a native claim contested", "[rules][rule-2]") {
-  auto d = run(mini_query("gpu-bwc"));
+  auto d = run_rule2(mini_query("gpu-bwc"));
   const Candidate* c = find(d, "f-fp4");
   REQUIRE(c);
   CHECK(c->path == "native");
@@ -50,29 +50,29 @@ TEST_CASE("rule2: a kernel record that excludes the pair makes a native claim co
 TEST_CASE("rule2: no entry for the target excludes the candidate", "[rules][rule-2]") {
   Query q = mini_query("gpu-hop");
   q.engines = {"eng-a"};
-  auto d = run(q);
+  auto d = run_rule2(q);
   // f-fp8 on Hopper: matrix Y, kernel k-fp8 (min_cc 8.9) — kept; f-w4g64 has no matrix column and k-hop.
   CHECK(find(d, "f-fp8")->kernel->id == "k-fp8");
   Query amp = mini_query("gpu-amp");
   amp.engines = {"eng-b"};
-  auto none = run(amp);
+  auto none = run_rule2(amp);
   CHECK(find(none, "f-w4", "eng-b")->kernel->id == "k-amp");
 }
 
 TEST_CASE("rule2: matching gotchas are attached, conditional ones name their condition", "[rules][rule-2]") {
-  auto d = run(mini_query("gpu-amp"));
+  auto d = run_rule2(mini_query("gpu-amp"));
   const Candidate* c = find(d, "f-fp4");
   auto it = std::find_if(c->warnings.begin(), c->warnings.end(), [](const Warning& w) { return w.id == "g-fp4-bf16"; });
   REQUIRE(it != c->warnings.end());
   CHECK(it->severity == "blocker");
   CHECK(it->condition == "dtype=bfloat16");
-  auto hop = run(mini_query("gpu-hop"));
+  auto hop = run_rule2(mini_query("gpu-hop"));
   const Candidate* w4 = find(hop, "f-w4");
   CHECK(std::any_of(w4->warnings.begin(), w4->warnings.end(), [](const Warning& w) { return w.id == "g-khop"; }));
 }
 
 TEST_CASE("rule2: post-deploy checks name the log line and the engine's checks", "[rules][rule-2]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule2(mini_query("gpu-hop"));
   const Candidate* w4 = find(d, "f-w4");
   REQUIRE(w4->checks.size() == 2);
   CHECK(w4->checks[0] == "grep the eng-a startup log for \"Using KHop for\" — it names the kernel that runs [k-hop]");
@@ -82,7 +82,7 @@ TEST_CASE("rule2: post-deploy checks name the log line and the engine's checks",
 TEST_CASE("rule2: a general exclusion does not contest a kernel compiled for the target", "[rules][rule-2]") {
   Query q = mini_query("gpu-bwc");
   q.engines = {"eng-c"};
-  auto d = run(q);
+  auto d = run_rule2(q);
   const Candidate* c = find(d, "f-fp4", "eng-c");
   REQUIRE(c);
   CHECK(c->kernel->id == "k-fp4b");
@@ -94,7 +94,7 @@ TEST_CASE("rule2: a general exclusion does not contest a kernel compiled for the
 TEST_CASE("rule2: docs that deny support contest the candidate, docs that name another kernel only say so", "[rules][rule-2]") {
   Query q = mini_query("gpu-amp");
   q.engines = {"eng-c"};
-  auto d = run(q);
+  auto d = run_rule2(q);
   const Candidate* support = find(d, "f-w4", "eng-c");
   REQUIRE(support);
   REQUIRE(support->conflicts.size() == 1);

@@ -6,11 +6,11 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, apply_rule4}); }
+Deliberation run_rule4(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, apply_rule4}); }
 }  // namespace
 
 TEST_CASE("rule4: W4A16 names the group size, the kernel and its numerical equivalents", "[rules][rule-4]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule4(mini_query("gpu-hop"));
   const Candidate* c = find(d, "f-w4");
   REQUIRE(c);
   CHECK(c->why.back() == "Rule 4 — W4A16 at group 128 is the scheme; eng-a picks k-hop; numerically equivalent to k-amp, "
@@ -19,7 +19,7 @@ TEST_CASE("rule4: W4A16 names the group size, the kernel and its numerical equiv
 }
 
 TEST_CASE("rule4: another group size is flagged for quality and kernel eligibility", "[rules][rule-4]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule4(mini_query("gpu-hop"));
   const Candidate* c = find(d, "f-w4g64");
   REQUIRE(c);
   REQUIRE(!c->warnings.empty());
@@ -27,6 +27,6 @@ TEST_CASE("rule4: another group size is flagged for quality and kernel eligibili
 }
 
 TEST_CASE("rule4: GGUF is Rule 5's, not Rule 4's", "[rules][rule-4]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule4(mini_query("gpu-hop"));
   CHECK(!has(find(d, "f-gguf")->rules, "rule-4"));
 }

@@ -6,11 +6,11 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, compute_memory, apply_rule5}); }
+Deliberation run_rule5(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, compute_memory, apply_rule5}); }
 }  // namespace
 
 TEST_CASE("rule5: GGUF is sized on measured bpw and a mixture is not its base type", "[rules][rule-5]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule5(mini_query("gpu-hop"));
   const Candidate* c = find(d, "f-gguf");
   REQUIRE(c);
   REQUIRE(c->memory);
@@ -23,7 +23,7 @@ TEST_CASE("rule5: GGUF is sized on measured bpw and a mixture is not its base ty
 }
 
 TEST_CASE("rule5: without a measurement the block struct sizes it", "[rules][rule-5]") {
-  auto d = run(mini_query("gpu-hop"));
+  auto d = run_rule5(mini_query("gpu-hop"));
   const Candidate* c = find(d, "f-gguf2");
   REQUIRE(c);
   CHECK(c->memory->bpw == Approx(2.625));
@@ -32,15 +32,15 @@ TEST_CASE("rule5: without a measurement the block struct sizes it", "[rules][rul
 
 TEST_CASE("rule5: the sizing lever is the largest bpw whose weights and KV fit, inside the GGUF range", "[rules][rule-5]") {
   // budget 80 GB x 0.9 = 72 GB; KV at 8192 tokens: 10 x 2 x 2 x 100 x 2 B x 8192 = 0.0655 GB; (72 - 0.0655) x 8 / 10 = 57.5
-  auto roomy = run(mini_query("gpu-hop"));
+  auto roomy = run_rule5(mini_query("gpu-hop"));
   CHECK(mentions(roomy.notes, "every GGUF type fits in eng-a at this context and batch, up to the 16-bit file (16 bpw): "
                               "no size lever is needed"));
   Query q = mini_query("gpu-hop");
   q.memory_fraction = 0.05;  // 4 GB: (4 - 0.0655) x 8 / 10 = 3.147
-  auto d = run(q);
+  auto d = run_rule5(q);
   CHECK(mentions(d.notes, "the largest GGUF size whose weights and KV cache fit in eng-a is 3.14 bpw: `llama-quantize --target-bpw 3.14`"));
   CHECK(mentions(d.notes, "[tech-lever]"));
   q.memory_fraction = 0.02;  // 1.6 GB: 1.23 bpw, below the smallest type (2.625)
-  auto none = run(q);
+  auto none = run_rule5(q);
   CHECK(mentions(none.notes, "not even the smallest GGUF type (f-gguf2, 2.625 bpw) fits in eng-a"));
 }

@@ -6,13 +6,13 @@ using namespace qsel;
 using namespace qsel::test;
 
 namespace {
-Deliberation run(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, compute_memory, apply_rule6}); }
+Deliberation run_rule6(const Query& q) { return run_units(q, {apply_rule1, apply_rule2, compute_memory, apply_rule6}); }
 }  // namespace
 
 TEST_CASE("rule6: when the 16-bit cache does not fit, 8-bit KV is offered with an unmeasured delta", "[rules][rule-6]") {
   Query q = mini_query("gpu-hop-small");  // 8 GB x 0.9
   q.context = 300000;                      // weights 5.45 GB; 16-bit KV 2.4 GB > 1.75 free; 8-bit 1.2 GB fits
-  auto d = run(q);
+  auto d = run_rule6(q);
   const Candidate* c = find(d, "f-w4");
   REQUIRE(c);
   REQUIRE(c->memory);
@@ -26,7 +26,7 @@ TEST_CASE("rule6: never with sliding-window attention plus speculative decoding"
   Query q = mini_query("gpu-hop-small", "m-sw");
   q.context = 500000;
   q.spec_decode = "draft";
-  auto d = run(q);
+  auto d = run_rule6(q);
   const Candidate* c = find(d, "f-w4");
   REQUIRE(c);
   CHECK(!c->memory->fits);
@@ -37,7 +37,7 @@ TEST_CASE("rule6: never with sliding-window attention plus speculative decoding"
 TEST_CASE("rule6: an explicit 8-bit KV cache is warned on every candidate", "[rules][rule-6]") {
   Query q = mini_query("gpu-hop");
   q.kv_cache = "fp8";
-  auto d = run(q);
+  auto d = run_rule6(q);
   const Candidate* c = find(d, "f-w4");
   CHECK(c->memory->kv_dtype == "fp8");
   CHECK(c->warnings.back().message.find("8-bit KV cache (f-kv8)") == 0);

@@ -16,8 +16,11 @@
 
 namespace qsel {
 
+// A record file is a few KB; 1 MiB is generous. Lint's snippets and fixes read no more.
+inline constexpr std::size_t kMaxRecordFileBytes = 1 << 20;
+
 struct YamlLimits {
-  std::size_t max_bytes = 1 << 20;     // a record file is a few KB; 1 MiB is generous
+  std::size_t max_bytes = kMaxRecordFileBytes;
   std::size_t max_depth = 64;          // records nest four or five levels
   std::size_t max_scalar_chars = 16384;
   std::size_t max_nodes = 100000;

@@ -21,6 +21,10 @@ ojson terminal_safe(const ojson& j, bool keep_newlines = false);
 
 // A scalar as a table cell: numbers without trailing zeros, null as "-", lists joined.
 std::string cell_text(const ojson& v);
+// A string's text, or "" for anything else (a field that is a string or absent).
+std::string string_or_empty(const ojson& v);
+// A string's text, or any other value as JSON, made printable for a terminal.
+std::string printable_value(const ojson& v);
 
 // A record's fields as indented YAML-like text.
 std::string render_fields(const ojson& data, const Style& style, int indent = 2);

@@ -8,7 +8,7 @@ using namespace qsel::test;
 namespace {
 
 // Two sm89 parts (FP8 tensor cores) and one sm86 part (none).
-void parts(const TempDir& d) {
+void write_missing_parts(const TempDir& d) {
   d.write("targets/sm89.yaml", minimal_record("target", "sm89", "tensor_core_precisions: [fp16, fp8, int8]\nblock_scaled_mma: false\n"));
   d.write("targets/sm86.yaml", minimal_record("target", "sm86", "tensor_core_precisions: [fp16, int8]\n"));
   d.write("accelerators/l40s.yaml", replaced(minimal_record("accelerator", "l40s"), "target: sm90", "target: sm89"));
@@ -24,7 +24,7 @@ std::string fp8(const std::string& extra) {
 
 TEST_CASE("QS033 missing-native-part fires on a part of an FP8 target left off the native list", "[lint][QS033]") {
   TempDir d;
-  parts(d);
+  write_missing_parts(d);
   d.write("formats/fp8-e4m3.yaml", fp8("native_support: [l40s]\nemulated_support: [a10]\n"));
   auto f = lint_code(d.path(), "QS033");
   REQUIRE(f.size() == 1);
@@ -35,7 +35,7 @@ TEST_CASE("QS033 missing-native-part fires on a part of an FP8 target left off t
 
 TEST_CASE("QS033 missing-native-part is clean when every such part is listed or excused", "[lint][QS033]") {
   TempDir d;
-  parts(d);
+  write_missing_parts(d);
   d.write("formats/fp8-e4m3.yaml", fp8("native_support: [l40s, rtx-4090]\n"));
   d.write("formats/fp8-rowwise.yaml",
           replaced(fp8("native_support: [l40s]\nnot_native:\n- parts: [rtx-4090]\n  reason: recipe not built for it\n  source: {title: t}\n"),

@@ -7,7 +7,7 @@ using namespace qsel::test;
 
 namespace {
 
-void corpus(const TempDir& d) {
+void collision_corpus(const TempDir& d) {
   d.write("targets/sm89.yaml", minimal_record("target", "sm89"));
   d.write("accelerators/rtx-4090.yaml",
           replaced(minimal_record("accelerator", "rtx-4090", "aliases: ['4090', rtx 4090, geforce rtx 4090]\n"), "target: sm90",
@@ -20,7 +20,7 @@ std::string file(const TempDir& d, const char* rel) { return (d.path() / rel).le
 
 TEST_CASE("QS032 name-collision fires once for a copy that keeps the original's aliases, naming every shared name", "[lint][QS032]") {
   TempDir d;
-  corpus(d);
+  collision_corpus(d);
   CHECK(lint_code(d.path(), "QS032").empty());
   d.write("accelerators/rtx-4090-oc.yaml",
           replaced(minimal_record("accelerator", "rtx-4090-oc", "aliases: ['4090', rtx 4090, geforce rtx 4090]\n"), "target: sm90",
@@ -36,7 +36,7 @@ TEST_CASE("QS032 name-collision fires once for a copy that keeps the original's 
 
 TEST_CASE("QS032: an alias equal to another record's id is reported on the alias, other kinds may share a name", "[lint][QS032]") {
   TempDir d;
-  corpus(d);
+  collision_corpus(d);
   d.write("accelerators/a.yaml", replaced(minimal_record("accelerator", "a", "aliases: [RTX-4090]\n"), "target: sm90", "target: sm89"));
   d.write("formats/rtx-4090-format.yaml", minimal_record("format", "rtx-4090-format", "aliases: ['4090']\n"));
   auto f = lint_code(d.path(), "QS032");
@@ -47,7 +47,7 @@ TEST_CASE("QS032: an alias equal to another record's id is reported on the alias
 
 TEST_CASE("QS032: accelerator spellings collide once vendor words are set aside", "[lint][QS032]") {
   TempDir d;
-  corpus(d);
+  collision_corpus(d);
   d.write("accelerators/b.yaml",
           replaced(minimal_record("accelerator", "b", "aliases: [NVIDIA GeForce RTX 4090]\n"), "target: sm90", "target: sm89"));
   auto f = lint_code(d.path(), "QS032");

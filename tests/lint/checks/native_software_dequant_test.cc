@@ -7,7 +7,7 @@ using namespace qsel::test;
 
 namespace {
 
-void parts(const TempDir& d) {
+void write_dequant_parts(const TempDir& d) {
   d.write("targets/sm90.yaml", minimal_record("target", "sm90"));
   d.write("accelerators/h100-sxm.yaml", minimal_record("accelerator", "h100-sxm"));
   d.write("accelerators/h100-pcie.yaml", minimal_record("accelerator", "h100-pcie"));
@@ -18,7 +18,7 @@ void parts(const TempDir& d) {
 TEST_CASE("QS015 native-software-dequant fires on GGUF and software-dequant formats with a native list",
           "[lint][QS015]") {
   TempDir d;
-  parts(d);
+  write_dequant_parts(d);
   d.write("formats/gguf-q4-0.yaml", replaced(minimal_record("format", "gguf-q4-0", "native_support:\n- h100-sxm\n"),
                                              "scheme: awq", "scheme: gguf"));
   d.write("formats/awq.yaml",
@@ -34,7 +34,7 @@ TEST_CASE("QS015 native-software-dequant fires on GGUF and software-dequant form
 TEST_CASE("QS015 native-software-dequant is clean on toolkit kernels, KV-cache formats and empty lists",
           "[lint][QS015]") {
   TempDir d;
-  parts(d);
+  write_dequant_parts(d);
   d.write("formats/ort-int4.yaml", minimal_record("format", "ort-int4", "hardware_path: toolkit-kernel\nnative_support: [h100-sxm]\n"));
   d.write("formats/fp8-kv.yaml", replaced(minimal_record("format", "fp8-kv", "hardware_path: software-dequant\nnative_support: [h100-sxm]\n"),
                                           "regime: w4a16", "regime: kv-cache"));

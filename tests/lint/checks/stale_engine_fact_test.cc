@@ -8,7 +8,7 @@ using namespace qsel::test;
 
 namespace {
 
-std::string kernel(const std::string& id, const std::string& date) {
+std::string stale_kernel(const std::string& id, const std::string& date) {
   return replaced(minimal_record("kernel", id), "sources:\n  - title: test\n",
                   "sources:\n  - title: machete.py\n    url: https://github.com/vllm-project/vllm/blob/" + std::string(40, 'b') +
                       "/machete.py\n    date: " + date + "\n");
@@ -26,8 +26,8 @@ Findings stale(const std::filesystem::path& dir, int months) {
 
 TEST_CASE("QS038 stale-engine-fact fires on engine facts older than --stale-after", "[lint][QS038]") {
   TempDir d;
-  d.write("kernels/machete.yaml", kernel("machete", "2025-03-02"));
-  d.write("kernels/marlin.yaml", kernel("marlin", "2026-06-01"));
+  d.write("kernels/machete.yaml", stale_kernel("machete", "2025-03-02"));
+  d.write("kernels/marlin.yaml", stale_kernel("marlin", "2026-06-01"));
   d.write("formats/awq.yaml", replaced(minimal_record("format", "awq"), "sources:\n  - title: test\n",
                                         "sources:\n  - title: old paper code\n    url: https://github.com/a/b/blob/" +
                                             std::string(40, 'c') + "/x.py\n    date: 2020-01-01\n"));
@@ -40,7 +40,7 @@ TEST_CASE("QS038 stale-engine-fact fires on engine facts older than --stale-afte
 
 TEST_CASE("QS038 stale-engine-fact is clean unless --stale-after is given and exceeded", "[lint][QS038]") {
   TempDir d;
-  d.write("kernels/machete.yaml", kernel("machete", "2019-03-02"));
+  d.write("kernels/machete.yaml", stale_kernel("machete", "2019-03-02"));
   CHECK(stale(d.path(), 0).empty());
   CHECK(lint_code(d.path(), "QS038").empty());
   CHECK(stale(d.path(), 120).empty());

@@ -7,7 +7,7 @@ using namespace qsel::test;
 
 namespace {
 
-std::string bench(const std::string& id, const std::string& grade, const std::string& extra) {
+std::string vendor_bench(const std::string& id, const std::string& grade, const std::string& extra) {
   return replaced(minimal_record("benchmark", id, extra), "grade: paper", "grade: " + grade);
 }
 
@@ -15,8 +15,8 @@ std::string bench(const std::string& id, const std::string& grade, const std::st
 
 TEST_CASE("QS022 ungraded-vendor-claim fires on a vendor-reported figure graded otherwise", "[lint][QS022]") {
   TempDir d;
-  d.write("benchmarks/a.yaml", bench("a", "controlled", "notes: One of seven Vendor-reported scores.\n"));
-  d.write("benchmarks/b.yaml", replaced(bench("b", "paper", ""), "  - title: test", "  - title: NVFP4 blog (vendor marketing)"));
+  d.write("benchmarks/a.yaml", vendor_bench("a", "controlled", "notes: One of seven Vendor-reported scores.\n"));
+  d.write("benchmarks/b.yaml", replaced(vendor_bench("b", "paper", ""), "  - title: test", "  - title: NVFP4 blog (vendor marketing)"));
   auto f = lint_code(d.path(), "QS022");
   REQUIRE(f.size() == 2);
   CHECK(where(f[0], d.path()) == "benchmarks/a.yaml:6:8: grade is \"controlled\" but the record calls the figure "
@@ -27,8 +27,8 @@ TEST_CASE("QS022 ungraded-vendor-claim fires on a vendor-reported figure graded 
 
 TEST_CASE("QS022 ungraded-vendor-claim is clean on vendor-claim grades and negated phrases", "[lint][QS022]") {
   TempDir d;
-  d.write("benchmarks/a.yaml", bench("a", "vendor-claim", "notes: vendor-reported\n"));
-  d.write("benchmarks/b.yaml", bench("b", "controlled", "notes: Reproduced independently; not a vendor claim.\n"));
-  d.write("benchmarks/c.yaml", bench("c", "paper", "notes: The authors' own throughput claim.\n"));
+  d.write("benchmarks/a.yaml", vendor_bench("a", "vendor-claim", "notes: vendor-reported\n"));
+  d.write("benchmarks/b.yaml", vendor_bench("b", "controlled", "notes: Reproduced independently; not a vendor claim.\n"));
+  d.write("benchmarks/c.yaml", vendor_bench("c", "paper", "notes: The authors' own throughput claim.\n"));
   CHECK(lint_code(d.path(), "QS022").empty());
 }
