@@ -331,7 +331,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   Table t({"#", "format", "engine", "kernel", "path", "weights GB", "KV GB", "total GB", "fits", "tok/s", "quality"});
   for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   std::size_t natural = t.natural_width(1);
-  t.fit(st.width, 1, {kKernel, kKv, kWeights, kPath}, {{kQuality, 12}, {kEngine, 12}, {kFormat, 16}});
+  t.fit(st.width, 1, {kKernel, kKv, kWeights, kPath}, {{kEngine, 18}, {kQuality, 14}, {kFormat, 16}});
   out += t.render(1);
   std::vector<std::string> below;
   if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));

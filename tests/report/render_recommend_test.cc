@@ -50,6 +50,17 @@ TEST_CASE("render_recommend: default text fits 100 columns, and COLUMNS when it 
   CHECK(wide.out.find("shown from") == std::string::npos);
 }
 
+TEST_CASE("render_recommend: a long engine list is cut before the quality figure it is ranked by", "[report][recommend]") {
+  // At 100 columns the H100 8B table needs 17 more: they come out of the grouped engine
+  // list, and "99.8% recovered (family)" stays whole (it was cut to "99.8% recov…").
+  auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "8b"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\n 6-8    bf16 (w16a16)         mlc-llm/hf-transform…  17.1      yes   ~141   reference\n") != std::string::npos);
+  CHECK(r.out.find("\n 10-11  fp8-blockwise (w8a8)  sglang/trtllm          10.1      yes   ~237   99.8% recovered (family)\n") !=
+        std::string::npos);
+  CHECK(wider_than(r.out, 100).empty());
+}
+
 TEST_CASE("render_recommend: candidates whose format, path and figures match share one row, whatever their engines and kernels",
           "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"});
