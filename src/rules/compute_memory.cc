@@ -12,6 +12,7 @@
 #include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 using nlohmann::json;
@@ -55,7 +56,7 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = a.data.value("tflops", json::object());
   std::string prec = compute_precision(c);
-  double tflops = tf.value(prec, json()).is_number() ? tf[prec].get<double>() : (tf.value("fp16", json()).is_number() ? tf["fp16"].get<double>() : 0);
+  double tflops = number_or(tf, prec.c_str(), number_or(tf, "fp16"));
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * (tp ? count : 1) / (2 * model.active_params_b * 1e9);
   forecast(d, c, m, false);
 }

@@ -29,6 +29,7 @@
 #include "qsel/rules/fit_price.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 namespace {
@@ -61,7 +62,7 @@ double ceiling(const Candidate& c) {
 
 // Bits of a format: its weight bits, or its sized bpw when it has none (mixtures, EXL2).
 double format_bits(const Record& f, double sized_bpw) {
-  return f.data.value("weight_bits", nlohmann::json()).is_number() ? f.data["weight_bits"].get<double>() : sized_bpw;
+  return number_or(f.data, "weight_bits", sized_bpw);
 }
 
 // Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+).

@@ -12,15 +12,11 @@
 #include "qsel/core/text.h"
 #include "qsel/core/units.h"
 #include "qsel/sizing/memory.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 using nlohmann::json;
 namespace {
-
-double number_or(const json& j, const char* key, double fallback = 0) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
 
 // The Metal working set: the part's recorded figure, or the target's rule by memory size.
 double working_set_gb(const Record& a, const Record& t, double capacity, std::string* source) {

@@ -7,15 +7,11 @@
 #include <fmt/format.h>
 
 #include "qsel/sizing/placement.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 using nlohmann::json;
 namespace {
-
-double number_or_zero(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : 0;
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -37,12 +33,12 @@ std::vector<SpeedRow> speed_rows(const Graph& g) {
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
     const Record* a = g.find(b->str("accelerator"));
-    double bw = a ? number_or_zero(a->data, "memory_bandwidth_gbs") : 0;
-    double weights = number_or_zero(s, "weights_gb");
+    double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
+    double weights = number_or(s, "weights_gb");
     const Record* model = g.find(b->str("model_id"));
-    double params = number_or_zero(s, "params_b") > 0 ? number_or_zero(s, "params_b") : model ? number_or_zero(model->data, "params_b") : 0;
-    double active = number_or_zero(s, "active_params_b") > 0 ? number_or_zero(s, "active_params_b")
-                    : model && number_or_zero(model->data, "active_params_b") > 0 ? number_or_zero(model->data, "active_params_b") : params;
+    double params = number_or(s, "params_b") > 0 ? number_or(s, "params_b") : model ? number_or(model->data, "params_b") : 0;
+    double active = number_or(s, "active_params_b") > 0 ? number_or(s, "active_params_b")
+                    : model && number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b") : params;
     if (bw <= 0 || weights <= 0) continue;
     double share = params > 0 && active > 0 ? std::min(1.0, active / params) : 1;
     double bytes = weights * share;  // the KV read of a 128-token run is noise next to the weights
@@ -52,10 +48,10 @@ std::vector<SpeedRow> speed_rows(const Graph& g) {
     r.backend = s.value("backend", "");
     if (r.backend.empty() && a)
       if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
-    r.measured_tok_s = number_or_zero(s, "tok_s");
-    int gpu_layers = static_cast<int>(number_or_zero(s, "gpu_layers")), total = static_cast<int>(number_or_zero(s, "total_layers"));
+    r.measured_tok_s = number_or(s, "tok_s");
+    int gpu_layers = static_cast<int>(number_or(s, "gpu_layers")), total = static_cast<int>(number_or(s, "total_layers"));
     if (total > 0 && gpu_layers < total) {
-      double ram_bw = number_or_zero(s, "ram_bandwidth_gbs") > 0 ? number_or_zero(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
+      double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
       double on_gpu = bytes * gpu_layers / total;
       r.offload = true;
       r.ceiling_tok_s = 1 / (on_gpu / bw + (bytes - on_gpu) / ram_bw);

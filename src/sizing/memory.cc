@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/ggml_types.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 using nlohmann::json;
@@ -81,7 +82,7 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   const auto& bpw = f.data.value("bpw", json::object());
   if (bpw.value("nominal", json()).is_number()) return {bpw["nominal"].get<double>(), "nominal"};
   if (bpw.value("struct", json()).is_number()) return {bpw["struct"].get<double>(), "block struct"};
-  double bits = f.data.value("weight_bits", json()).is_number() ? f.data["weight_bits"].get<double>() : 0;
+  double bits = number_or(f.data, "weight_bits");
   int group = f.data.value("weight_group_size", json()).is_number() ? f.data["weight_group_size"].get<int>() : 0;
   if (bits <= 0) return {};
   if (group <= 0 && !weight_only(f))
