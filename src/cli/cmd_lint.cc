@@ -19,6 +19,7 @@
 #include "qsel/lint/config.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/registry.h"
+#include "qsel/loader/yaml_reader.h"
 #include "qsel/report/lint_report.h"
 
 namespace qsel {
@@ -68,7 +69,7 @@ FileOverlay read_stdin(const LintArgs& a) {
   if (a.fix || a.diff || !a.write_baseline.empty())
     throw UsageError("- (stdin) has no file to fix or to baseline: drop --fix, --diff and --write-baseline");
   FileOverlay o{a.stdin_filename, {}};
-  constexpr std::size_t kCap = (1 << 20) + 1;  // the loader names a larger record as too large
+  constexpr std::size_t kCap = kMaxRecordFileBytes + 1;  // one byte past the cap: the loader names the record too large
   char buf[65536];
   while (o.text.size() < kCap && std::cin.read(buf, sizeof buf).gcount() > 0) o.text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
   if (o.text.size() > kCap) o.text.resize(kCap);

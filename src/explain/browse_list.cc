@@ -14,6 +14,7 @@
 #include "qsel/graph/engines.h"
 #include "qsel/rules/deliberation.h"
 #include "qsel/rules/query.h"
+#include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
 
@@ -86,12 +87,8 @@ using Keep = std::function<bool(const Record&)>;
 // Builds what a filter keeps from its value; sets `shown` to the value as resolved.
 using MakeKeep = Keep (*)(const Graph& g, const ListEnums& enums, const std::string& value, Kind kind, std::string& shown);
 
-bool contains_value(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
 Keep on_list(const std::string& pointer, std::string id) {
-  return [pointer, id](const Record& r) { return contains_value(r.strings(pointer), id); };
+  return [pointer, id](const Record& r) { return rule_util::contains(r.strings(pointer), id); };
 }
 
 Keep field_is(const char* field, const std::string& value) {
@@ -114,7 +111,7 @@ std::vector<std::string> matrix_yes_formats(const Record& m) {
       if (cell.empty() || cell[0] != 'Y') continue;
       auto excluded = footnote_excludes(m, cell);
       for (const auto& f : c.value("formats", nlohmann::json::array()))
-        if (!contains_value(excluded, f)) out.push_back(f);
+        if (!rule_util::contains(excluded, f)) out.push_back(f);
     }
   return out;
 }
@@ -131,7 +128,7 @@ std::set<std::string> engine_formats(const Graph& g, const Record& e) {
 Keep engine_kernels(const Record& e) {
   std::set<std::string> ids;
   for (const auto& sel : e.data.value("kernel_selection", nlohmann::json::array())) ids.insert(sel["kernel"].get<std::string>());
-  return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || contains_value(r.strings("/engines"), id); };
+  return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || rule_util::contains(r.strings("/engines"), id); };
 }
 
 Keep by_engine(const Graph& g, const ListEnums&, const std::string& value, Kind kind, std::string& shown) {
