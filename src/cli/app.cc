@@ -180,7 +180,7 @@ void build_cli(CLI::App& app, Context& ctx, std::vector<std::pair<CLI::App*, Run
   app.add_option("--format", ctx.format, "Output format: text, json (lint: sarif, github; recommend, list: markdown; matrix: csv, "
                                          "markdown; graph: dot, mermaid)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"text", "concise", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid", "html"}));
+      ->check(CLI::IsMember(output_format_names()));
   app.add_option("--color", ctx.color, "Colour: auto (a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR forces it), always, never")
       ->type_name("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));

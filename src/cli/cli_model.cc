@@ -48,7 +48,7 @@ std::vector<std::string> formats(const Graph& g, const Command*) { return ids_of
 std::vector<std::string> targets(const Graph& g, const Command*) { return ids_of(g, Kind::Target); }
 std::vector<std::string> vendors(const Graph&, const Command*) { return {"amd", "apple", "aws", "cerebras", "google", "groq", "intel", "nvidia", "tenstorrent"}; }
 std::vector<std::string> output_formats(const Graph&, const Command* c) {
-  if (!c) return {"text", "concise", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid", "html"};
+  if (!c) return output_format_names();
   return {c->formats.begin(), c->formats.end()};
 }
 std::vector<std::string> colors(const Graph&, const Command*) { return {"auto", "always", "never"}; }

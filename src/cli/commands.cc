@@ -56,6 +56,11 @@ const Command* find_command(const std::string& name) {
   return nullptr;
 }
 
+const std::vector<std::string>& output_format_names() {
+  static const std::vector<std::string> names = {"text", "concise", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid", "html"};
+  return names;
+}
+
 void require_format(const Context& ctx, const char* command) {
   const Command* c = find_command(command);
   if (!c) return;

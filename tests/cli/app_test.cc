@@ -99,6 +99,14 @@ TEST_CASE("app: every command in the table has a summary and a unique name", "[c
   }
 }
 
+TEST_CASE("app: the global --format accepts exactly the formats the commands speak", "[cli]") {
+  std::set<std::string> spoken;
+  for (const auto& c : qsel::commands()) spoken.insert(c.formats.begin(), c.formats.end());
+  const auto& listed = qsel::output_format_names();
+  CHECK(std::set<std::string>(listed.begin(), listed.end()) == spoken);
+  CHECK(std::set<std::string>(listed.begin(), listed.end()).size() == listed.size());
+}
+
 TEST_CASE("app: every command's help shows the global options, its formats, exit codes and two examples", "[cli][help]") {
   for (const auto& c : qsel::commands()) {
     auto r = run_cli({c.name, "--help"});

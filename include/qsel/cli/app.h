@@ -26,6 +26,9 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
+// Every --format some command speaks, each once, in the order help and completion list
+// them: what the global option accepts (require_format then holds each command to its row).
+const std::vector<std::string>& output_format_names();
 
 // Runs qsel with `args` (without argv[0]); output to `out`, messages to `err`.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
