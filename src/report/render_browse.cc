@@ -57,6 +57,10 @@ std::string cell_text(const ojson& v) {
   return v.dump();
 }
 
+std::string labelled_line(const Style& st, std::string_view label, const std::string& text, std::size_t width) {
+  return st.bold(label) + std::string(label.size() < width ? width - label.size() : 1, ' ') + text + "\n";
+}
+
 std::string string_or_empty(const ojson& v) { return v.is_string() ? v.get<std::string>() : ""; }
 
 std::string printable_value(const ojson& v) { return printable(v.is_string() ? v.get<std::string>() : v.dump()); }

@@ -22,10 +22,8 @@ std::string joined_with(const ojson& list, const char* sep) {
   return fmt::format("{}", fmt::join(parts, sep));
 }
 
-std::string inspect_line(const Style& st, const char* label, const std::string& text) {
-  std::size_t n = std::string_view(label).size();
-  return st.bold(label) + std::string(n < 12 ? 12 - n : 1, ' ') + text + "\n";
-}
+// Labels in a 12-column field.
+std::string inspect_line(const Style& st, const char* label, const std::string& text) { return labelled_line(st, label, text, 12); }
 
 }  // namespace
 

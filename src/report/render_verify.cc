@@ -9,9 +9,8 @@
 namespace qsel {
 namespace {
 
-std::string verify_line(const Style& st, const std::string& label, const std::string& text) {
-  return st.bold(label) + std::string(label.size() < 11 ? 11 - label.size() : 1, ' ') + text + "\n";
-}
+// Labels in an 11-column field.
+std::string verify_line(const Style& st, const std::string& label, const std::string& text) { return labelled_line(st, label, text, 11); }
 
 }  // namespace
 

@@ -21,6 +21,9 @@ ojson terminal_safe(const ojson& j, bool keep_newlines = false);
 
 // A scalar as a table cell: numbers without trailing zeros, null as "-", lists joined.
 std::string cell_text(const ojson& v);
+// "label" in bold, padded to `width` columns (one space at least), then `text` and a newline:
+// the label column of inspect's and verify's text reports.
+std::string labelled_line(const Style& st, std::string_view label, const std::string& text, std::size_t width);
 // A string's text, or "" for anything else (a field that is a string or absent).
 std::string string_or_empty(const ojson& v);
 // A string's text, or any other value as JSON, made printable for a terminal.
