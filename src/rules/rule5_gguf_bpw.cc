@@ -26,11 +26,14 @@ std::string mixture_note(const Record& f) {
                      fmt::join(promoted, ", "));
 }
 
-// Technique records that name this format (the levers: imatrix, --target-bpw).
+// Technique records that name this format (the levers: imatrix, --target-bpw); a quality
+// family (the method the format belongs to) is not a lever.
 std::vector<std::string> levers(const Graph& g, const Record& f) {
   std::vector<std::string> out;
-  for (const Edge* e : g.in_edges(*g.index_of(f.id)))
-    if (g.record(e->from).kind == Kind::Technique) rule_util::add_unique(out, g.record(e->from).id);
+  for (const Edge* e : g.in_edges(*g.index_of(f.id))) {
+    const Record& t = g.record(e->from);
+    if (t.kind == Kind::Technique && !t.data.contains("quality_family")) rule_util::add_unique(out, t.id);
+  }
   return out;
 }
 
