@@ -95,6 +95,11 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
   double cap = capacity_gb(a);
   std::string unit = a.str("memory_unit").empty() ? "GiB" : a.str("memory_unit");
   if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
+  if (double free = number_or(a.data, "gpu_free_gb"); free > 0 && !a.data.value("user_described", false)) {
+    *source = fmt::format("{:.1f} GB free at boot of the {:g} {} (gpu_free_gb: {}; --vram to override)", free, number_or(a.data, "memory_gb"),
+                          unit, a.str("gpu_free_note").substr(0, a.str("gpu_free_note").find(':')));
+    return free;
+  }
   if (double visible = number_or(a.data, "gpu_visible_gb"); visible > 0 && !a.data.value("user_described", false)) {
     *source = fmt::format("{:.1f} GB of the {:g} {} the GPU may use (gpu_visible_gb: {}; --vram to override)", visible,
                           number_or(a.data, "memory_gb"), unit, a.str("gpu_visible_note").substr(0, a.str("gpu_visible_note").find(':')));
