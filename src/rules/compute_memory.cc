@@ -147,10 +147,20 @@ void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, 
   if (body <= 0) return;
   double b = std::floor((room_gb - head_gb - embed_gb) * 8 / body * 20) / 20;
   b = std::clamp(b, lo, hi);
+  // Where quantizers publish a set of bitrates, the largest of those that fits: a file that exists.
+  std::vector<double> published;
+  for (const auto& v : t.value("published", json::array()))
+    if (v.is_number()) published.push_back(v.get<double>());
+  std::sort(published.begin(), published.end());
+  std::string chosen = fmt::format("the largest bitrate in {:g}-{:g} that fits", lo, hi);
+  if (!published.empty()) {
+    auto it = std::upper_bound(published.begin(), published.end(), b + 1e-9);
+    b = it == published.begin() ? published.front() : *std::prev(it);
+    chosen = fmt::format("the largest published bitrate ({:g}) that fits", fmt::join(published, ", "));
+  }
   m.weights_gb = body * b / 8 + head_gb + embed_gb;
   m.bpw = model.params_b > 0 ? m.weights_gb * 8 / model.params_b : b;
-  m.bpw_source = fmt::format("chosen: -b {:.2f}, the largest bitrate in {:g}-{:g} that fits (head {:g} bits{})", b, lo, hi, head_bits,
-                             embed_ram ? ", embeddings in system RAM" : "");
+  m.bpw_source = fmt::format("chosen: -b {:.2f}, {} (head {:g} bits{})", b, chosen, head_bits, embed_ram ? ", embeddings in system RAM" : "");
 }
 
 // The format's name in a file name: a GGUF type's own spelling (Q4_K_M), else its id.
