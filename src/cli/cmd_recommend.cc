@@ -32,7 +32,7 @@ struct RecommendArgs {
   std::string memory_fraction_text;  // as typed, for the message
   bool count_given = false, vram_given = false, bandwidth_given = false, context_given = false;
   std::vector<std::string> engines, flags;
-  int count = 1, batch = 1;
+  int count = 1, batch = 1, concurrency = 0;
   int top = 8;
   bool portable = false, prefix_caching = false, all = false;
 };
@@ -132,6 +132,9 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   if (!(a.min_tok_s >= 0 && a.min_tok_s <= 10000))
     throw UsageError(fmt::format("--min-tok-s: expected tokens per second from 0 to 10000, got {:g}", a.min_tok_s));
   q.min_tok_s = a.min_tok_s;
+  if (a.concurrency != 0 && !(a.concurrency >= 1 && a.concurrency <= 4096))
+    throw UsageError(fmt::format("--concurrency: expected sequences served at once from 1 to 4096, got {}", a.concurrency));
+  q.concurrency = a.concurrency;
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -182,6 +185,9 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
                                     "model there (llama.cpp -ngl, --n-cpu-moe); default 32, or what --gpu auto reads");
   sub.add_option("--ram-bandwidth", a.ram_bandwidth, "System RAM bandwidth in GB/s (dual-channel DDR4-3200: 51.2, DDR5-5600: 89.6; "
                                                       "default 89.6)");
+  sub.add_option("--concurrency", a.concurrency,
+                 "Sequences of --context a serving engine must hold at once; fewer is a tight fit (default 2 on datacenter and "
+                 "cloud parts, 1 elsewhere)");
   sub.add_option("--min-tok-s", a.min_tok_s, "Offload plans forecast below this many decode tokens per second rank as slow; default 2");
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")
@@ -212,7 +218,7 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
     else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(terminal_safe(result), top, ctx.verbosity > 0);
     else *ctx.out << render_recommend_text(terminal_safe(result), ctx.style(), top, ctx.verbosity > 0);
     bool viable = std::any_of(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return !c.memory || c.memory->fits; });
-    return viable ? 0 : 1;
+    return viable && d.deployable ? 0 : 1;
   };
 }
 

@@ -6,6 +6,7 @@
 #include "qsel/core/citation.h"
 #include "qsel/explain/explain.h"
 #include "qsel/rules/quality.h"
+#include "qsel/sizing/memory.h"
 #include "qsel/rules/gotchas.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
@@ -194,7 +195,7 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["kernel_constraints"] = kernel_constraints(g, f, t);
   j["also_missing"] = also_missing(g, t, engines);
   j["benchmarks"] = benchmarks(g, f, t);
-  QualityCost cost = quality_cost(g, f, nullptr, 0);
+  QualityCost cost = quality_cost(g, quality_model_of(d), f, nullptr, nullptr, choose_bpw(f, ModelSpec{}, &g).value, false);
   j["quality"] = {{"measured", cost.measured}, {"reference", cost.reference}, {"band", cost.band}, {"statement", cost.statement}};
   j["excluded"] = ojson::array();
   for (const auto& e : d.excluded)

@@ -51,7 +51,20 @@ struct Graph::SuggestionIndex {
   std::map<int, std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>> by_kind;  // -1: any kind
 };
 
-Graph::Graph(Corpus corpus) : corpus_(std::move(corpus)), suggestion_index_(std::make_shared<SuggestionIndex>()) {
+struct Graph::Memo {
+  std::recursive_mutex mutex;
+  std::map<std::string, std::shared_ptr<const void>> entries;
+};
+
+std::shared_ptr<const void> Graph::memo_raw(const std::string& key, const std::function<std::shared_ptr<const void>()>& make) const {
+  std::lock_guard<std::recursive_mutex> lock(memo_->mutex);
+  auto it = memo_->entries.find(key);
+  if (it == memo_->entries.end()) it = memo_->entries.emplace(key, make()).first;
+  return it->second;
+}
+
+Graph::Graph(Corpus corpus)
+    : corpus_(std::move(corpus)), suggestion_index_(std::make_shared<SuggestionIndex>()), memo_(std::make_shared<Memo>()) {
   const auto& recs = corpus_.records;
   std::vector<std::vector<FoundReference>> refs = all_references(recs);
   by_kind_.resize(all_kinds().size());

@@ -97,16 +97,22 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
   j["evidence"] = c.evidence;
   j["evidence_grade"] = c.evidence_grade;
   const QualityCost& q = c.quality;
-  ojson qj = {{"measured", q.measured}, {"reference", q.reference}, {"band", q.band}, {"cost", q.cost},
-              {"summary", q.short_text}, {"statement", q.statement}};
-  if (q.measured) {
-    qj["metric"] = q.metric;
-    qj["value"] = q.value;
-    qj["model"] = q.model;
-    qj["match"] = q.match;
-    qj["grade"] = q.grade;
-    qj["benchmark"] = q.benchmark;
+  ojson qj = {{"reference", q.reference}, {"known", q.known}, {"measured", q.measured}, {"band", q.band},
+              {"cost", q.total()}, {"summary", q.short_text}, {"statement", q.statement}};
+  if (q.known && !q.reference) {
+    qj["estimate"] = {{"kld", q.cost}, {"low", q.low}, {"high", q.high}, {"kv_cache_kld", q.kv_cost}};
+    qj["family"] = q.family;
+    qj["family_rows"] = q.family_rows;
     qj["rows"] = q.rows;
+  }
+  qj["measured_here"] = q.here;
+  if (q.measured) {  // the first row measured here, under the keys earlier versions gave it
+    qj["metric"] = q.here_metric;
+    qj["value"] = q.here_value;
+    qj["model"] = q.here_model;
+    qj["match"] = "this model";
+    qj["grade"] = q.here_grade;
+    qj["benchmark"] = q.here.front();
   }
   j["quality"] = qj;
   j["matrix_cells"] = ojson::array();
@@ -128,6 +134,8 @@ ojson recommend_json(const Deliberation& d) {
   j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
                 {"flags", q.extra_flags}};
+  j["deployable"] = d.deployable;
+  j["lead"] = d.lead;
   j["candidates"] = ojson::array();
   for (std::size_t i = 0; i < d.candidates.size(); ++i) j["candidates"].push_back(candidate_json(d.candidates[i], i + 1));
   j["excluded"] = ojson::array();

@@ -43,17 +43,13 @@ std::string ceiling(const ojson& c) {
   return v > 0 ? fmt::format("≤{:.0f}", v) : "-";
 }
 
-constexpr std::string_view kOtherModel = " (other model)";
-
 std::vector<std::string> strings(const ojson& a) { return a.get<std::vector<std::string>>(); }
 
-// The measured quality cost as a table cell ("*": measured on another model, a
-// footnote under the table), or the evidence grade when nothing is measured.
+// The estimated quality cost as a table cell ("≈0.021": KLD-equivalent nats, a footnote
+// under the table says so), or the evidence grade when there is no estimate.
 std::string quality_cell(const ojson& c) {
   if (!c.contains("quality")) return c["evidence_grade"].get<std::string>();
-  std::string s = c["quality"]["summary"].get<std::string>();
-  if (auto at = s.find(kOtherModel); at != std::string::npos) s.replace(at, kOtherModel.size(), "*");
-  return s;
+  return c["quality"]["summary"].get<std::string>();
 }
 
 // Adjacent candidates whose format, path and figures are the same share a row,
@@ -300,10 +296,10 @@ std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_
   return out;
 }
 
-// Whether a shown row's quality was measured on another model (its cell's "*", footnoted under the table).
-bool other_model_shown(const ojson& cands, const std::vector<Group>& groups, std::size_t top) {
+// Whether a shown row's quality is an estimate ("≈", footnoted under the table).
+bool estimate_shown(const ojson& cands, const std::vector<Group>& groups, std::size_t top) {
   for (std::size_t g = 0; g < groups.size() && g < top; ++g)
-    if (quality_cell(cands[groups[g].members.front()]).find('*') != std::string::npos) return true;
+    if (quality_cell(cands[groups[g].members.front()]).find("≈") != std::string::npos) return true;
   return false;
 }
 
@@ -324,6 +320,7 @@ std::string severity_text(const ojson& w, const Style& st) {
 
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r, st.width) + "\n";
+  if (r.contains("lead") && !r["lead"].empty()) out += section("No deployment", strings(r["lead"]), st) + "\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
@@ -335,7 +332,9 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   out += t.render(1);
   std::vector<std::string> below;
   if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));
-  if (other_model_shown(cands, groups, top)) below.push_back("* measured on another model (Why #1 and --format json name it)");
+  if (estimate_shown(cands, groups, top))
+    below.push_back("≈ estimated cost against the 16-bit model, KLD-equivalent nats (docs/quality.md); the band and what it rests on: "
+                    "Why #1, --format json");
   if (auto dropped = t.dropped(); !dropped.empty())
     below.push_back(fmt::format("{}: shown from {} columns (a wider terminal, or COLUMNS={}); --format json has every field",
                                 fmt::join(dropped, ", "), natural, natural));
@@ -414,6 +413,11 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Model**: {}\n", r["model"]["description"].get<std::string>());
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
+  if (r.contains("lead") && !r["lead"].empty()) {
+    out += "**No deployment.**\n\n";
+    for (const auto& l : r["lead"]) out += "- " + markdown_escape(l.get<std::string>()) + "\n";
+    out += "\n";
+  }
   out += "| # | format | engine | kernel | path | weights GB | KV GB | total GB | fits | tok/s | quality |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto& cands = r["candidates"];
@@ -421,7 +425,9 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   std::size_t shown = shown_candidates(groups, top);
   for (std::size_t g = 0; g < groups.size() && g < top; ++g)
     out += "| " + fmt::format("{}", fmt::join(row(cands, groups[g], plain), " | ")) + " |\n";
-  if (other_model_shown(cands, groups, top)) out += "\n\\* measured on another model (Why #1 and `--format json` name it)\n";
+  if (estimate_shown(cands, groups, top))
+    out += "\n≈ estimated cost against the 16-bit model, KLD-equivalent nats (docs/quality.md); the band and what it rests on: Why #1, "
+           "`--format json`\n";
   auto list = [&](const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out += fmt::format("\n## {}\n\n", title);

@@ -194,6 +194,9 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   }
   m.placement = p;
   m.fits = true;
+  if (m.parts > 1)
+    m.notes.push_back(fmt::format("the GPU side is split across the {} GPUs by layer (--split-mode layer, the default, in proportion to "
+                                  "their free memory; -ts to set it); decode streams one GPU's layers at a time", m.parts));
   m.decode_tok_s = p->decode_ceiling_tok_s;
   m.compute_tok_s = 0;
   forecast(d, c, m, true);
@@ -205,6 +208,23 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
                                                      : fmt::format("-ngl {}: {} of {} layers on the GPU", p->gpu_layers,
                                                                    p->gpu_layers, p->layers),
                                 p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where, p->command));
+}
+
+// A serving engine's fit holds how many sequences of the query's context: the KV room (what the
+// budget leaves beside the weights, less the margin) over one sequence's cache. Fewer than the
+// concurrency asked for (--concurrency; 2 on datacenter parts) is a tight fit, whatever the margin.
+void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m, int count) {
+  if (!m.fits || !c.engine || c.engine->str("role") != "serving" || m.kv_gb <= 0 || d.query.batch <= 0) return;
+  double per_sequence = m.kv_gb / d.query.batch;
+  double room = m.budget_gb - m.weights_gb - m.margin_gb;
+  m.sequences = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
+  int want = d.query.serving_concurrency();
+  if (m.sequences >= want) return;
+  m.capacity_short = 1.0 - static_cast<double>(m.sequences) / want;
+  if (m.fit == "yes") m.fit = "tight";
+  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} (--concurrency {}{}): a tight fit for serving",
+                                m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s", want,
+                                d.query.concurrency > 0 ? "" : ", the default here"));
 }
 
 Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int asked) {
@@ -249,8 +269,11 @@ Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& k
   }
   m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
   m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";
+  serving_capacity(d, c, m, count);
   ceilings(d, c, m, count);
-  if (m.fit != "yes" && count == 1 && can_offload(c.engine, *d.query.accelerator)) offload(d, c, m);
+  // Part of the model in system RAM: one GPU, or several that split the GPU side by layer (engine offload.multi_gpu).
+  bool split = c.engine && c.engine->data.value("offload", json::object()).value("multi_gpu", false);
+  if (m.fit != "yes" && (count == 1 || split) && can_offload(c.engine, *d.query.accelerator)) offload(d, c, m);
   return m;
 }
 

@@ -79,8 +79,18 @@ const Calibration& calibration_of(const Deliberation& d) {
   return *d.calibration;
 }
 
-Deliberation deliberate(const Graph& g, const Query& q) {
+const QualityModel& quality_model_of(const Deliberation& d) {
+  if (!d.quality_model)
+    d.quality_model = d.graph.memo<QualityModel>("quality-model", [&] { return std::make_shared<const QualityModel>(d.graph); });
+  return *d.quality_model;
+}
+
+Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
   Deliberation d{g, q, {}, {}, {}, {}, {}, {}};
+  if (fitted) {
+    d.calibration = fitted->calibration;
+    d.quality_model = fitted->quality_model;
+  }
   auto started = std::chrono::steady_clock::now();
   enumerate_candidates(d);
   spdlog::info("rules: {} candidate(s) (format x engine) on {}{}", d.candidates.size(), q.target ? q.target->id : "?",
@@ -110,6 +120,7 @@ Deliberation deliberate(const Graph& g, const Query& q) {
   fit_hints(d);
   floor_hints(d);
   tradeoff_notes(d);
+  restriction_lead(d);
   spdlog::info("rules: {} candidate(s) ranked, {} excluded, in {} ms", d.candidates.size(), d.excluded.size(), elapsed_ms(started));
   return d;
 }

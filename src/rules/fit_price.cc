@@ -1,7 +1,7 @@
-// The price of a tight fit and of an offload plan (include/qsel/rules/fit_price.h).
-// The constants are choices stated in docs/quality.md: one accuracy point is about
-// 0.04 nats of KLD (the conversion quality.cc uses), a tight fit at most costs a little
-// more than that, and two times the decode speed is worth half an accuracy point.
+// The price of a tight fit and of an offload plan (include/qsel/rules/fit_price.h), on
+// the quality model's scale (KLD-equivalent nats). The constants are stated preferences
+// (docs/ranking.md, "Quality groups"): a tight fit costs at most about Q4_K_M's whole loss
+// on an 8B, and each halving of the decode speed a little under half of that.
 #include "qsel/rules/fit_price.h"
 
 #include <algorithm>
@@ -27,13 +27,14 @@ double tight_cost(const Memory& m) {
   double room = m.budget_gb - m.margin_gb;
   double share = m.margin_gb > 0 ? (m.total_gb - room) / m.margin_gb : 1;
   if (!m.setting.empty()) share = std::max(share, 0.5);
+  share = std::max(share, m.capacity_short);  // a serving fit short of the concurrency asked for
   return kTightCost * std::clamp(share, 0.1, 1.0);
 }
 
 double gpu_reference_tok_s(const std::vector<Candidate>& candidates) {
   double best = kComfortableTokS;
   for (const auto& c : candidates)
-    if (c.memory && c.memory->fits && !c.memory->placement && c.quality.cost < broken_threshold())
+    if (c.memory && c.memory->fits && !c.memory->placement && c.quality.total() < broken_threshold())
       best = std::max(best, decode_speed(*c.memory));
   return best;
 }
@@ -43,19 +44,6 @@ double offload_cost(const Memory& m, double reference_tok_s) {
   double f = decode_speed(m);
   if (f > 0 && f < reference_tok_s) cost += kHalvingCost * std::log2(reference_tok_s / f);
   return cost;
-}
-
-QualityCost priced_quality(const Candidate& c, double reference_tok_s) {
-  QualityCost q = c.quality;
-  if (!c.memory) return q;
-  const Memory& m = *c.memory;
-  bool offloaded = m.fit == "offload" || m.fit == "slow";
-  double price = (offloaded ? offload_cost(m, reference_tok_s) : 0) + (m.fit == "tight" ? tight_cost(m) : 0);
-  if (price <= 0) return q;
-  q.cost = (q.reference ? 0 : q.cost) + price;
-  q.measured = q.measured || q.reference;
-  q.reference = false;
-  return q;
 }
 
 }  // namespace qsel

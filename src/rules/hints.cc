@@ -11,7 +11,6 @@
 namespace qsel {
 namespace {
 
-bool is_broken(const Candidate& c) { return !c.quality.reference && c.quality.cost >= broken_threshold(); }
 
 std::string who(const Candidate& c) {
   return fmt::format("{} on {} ({})", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text);
@@ -33,13 +32,13 @@ long context_that_fits(const Deliberation& d, const Candidate& c) {
 }  // namespace
 
 void floor_hints(Deliberation& d) {
-  if (d.candidates.empty() || !d.candidates[0].memory || !d.candidates[0].memory->fits || !is_broken(d.candidates[0])) return;
+  if (d.candidates.empty() || !d.candidates[0].memory || !d.candidates[0].memory->fits || !rule_util::broken(d.candidates[0])) return;
   const Candidate* by_count = nullptr;
   int count = 0;
   const Candidate* by_context = nullptr;
   long context = 0;
   for (const auto& c : d.candidates) {
-    if (is_broken(c) || !c.memory || c.memory->bpw <= 0 || c.memory->fits) continue;
+    if (rule_util::broken(c) || !c.memory || c.memory->bpw <= 0 || c.memory->fits) continue;
     if (int n = smallest_count(d, c); n > 0 && n <= 8 && (!by_count || n < count)) {  // the fewest GPUs, best first
       by_count = &c;
       count = n;
@@ -94,9 +93,9 @@ void tradeoff_notes(Deliberation& d) {
     why = fmt::format("{} against {}", ram->quality.band, gpu->quality.band);
   else if (d.query.objective != "quality")
     why = "faster";
-  else if (quality_band_index(gpu->quality) < quality_band_index(ram->quality))
+  else if (quality_band_rank(gpu->quality.band) < quality_band_rank(ram->quality.band))
     why = fmt::format("{} is better ({} against {}) and faster", gpu->format->id, gpu->quality.band, ram->quality.band);
-  else if (quality_band_index(gpu->quality) == quality_band_index(ram->quality))
+  else if (quality_band_rank(gpu->quality.band) == quality_band_rank(ram->quality.band))
     why = fmt::format("the same band ({}), and ~{:.0f} against ~{:.0f} tok/s", gpu->quality.band, speed_of(*gpu), speed_of(*ram));
   else  // a better band partly in RAM loses to speed: the offload costs bands (docs/placement.md, Ranking)
     why = fmt::format("{} at ~{:.0f} tok/s against {} at ~{:.0f} tok/s: a plan partly in system RAM counts bands worse "

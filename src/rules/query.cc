@@ -25,4 +25,10 @@ bool Query::knows_flag(const std::string& flag) const {
   return false;
 }
 
+int Query::serving_concurrency() const {
+  if (concurrency > 0) return concurrency;
+  std::string market = accelerator ? accelerator->str("market") : "";
+  return market == "datacenter" || market == "cloud" ? 2 : 1;
+}
+
 }  // namespace qsel

@@ -1,106 +1,42 @@
-// Ranking under a stated objective (docs/quality.md). Every objective starts
-// with: fits, and no unconditional blocker; after sorting, the quality floor
-// moves a broken #1 aside for the best candidate outside the broken range that
-// fits. Then:
-//   quality (default) — mainline serving paths before experimental ones; the
-//     format the model ships in (the primary release or a repack of it, then a
-//     QAT release); uncontested; serving engines first where the question is
-//     serving (datacenter parts, several GPUs); --portable's format (Rule 3);
-//     the quality band of the measured cost plus the price of how it fits (a
-//     tight fit, part of the model in system RAM); the release before a second
-//     quantization; measured before placed-by-bits; that cost inside the band
-//     (within 1.2x is a tie); comfortable before tight, on the GPU before
-//     offload, no KV quantization before an 8-bit cache; native before dequant
-//     before emulated; Rule 3; a serving engine; the publisher's own checkpoint;
-//     the decode ceiling.
-//   speed — mainline; uncontested; serving engines first where the question is
-//     serving; no re-quantized release; 4 bits or more; the forecast (or the
-//     ceiling) of the regime the batch puts it in, in 5% steps below the
-//     fastest of its group (the native path only breaks ties inside one); then
-//     the quality order.
-//   memory — mainline; uncontested; the smallest total memory; then quality.
+// Ranking, as the decision table of docs/ranking.md: first the eligibility steps
+// (a candidate earlier in any of them ranks first, whatever its quality), then the
+// objective's own step, then quality groups — candidates whose estimated costs (with
+// the price of how they fit) differ by less than their band tie with the group's best —
+// and inside a group the tie-breaks: what is known structurally, never a measurement.
+// The tables below are the code of that page; tests/rules/ranking_test.cc reads both.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
-#include "qsel/rules/fit_price.h"
-#include "qsel/rules/rules.h"
-#include "qsel/rules/rule_support.h"
 #include "qsel/core/json_number.h"
+#include "qsel/rules/fit_price.h"
+#include "qsel/rules/rule_support.h"
+#include "qsel/rules/rules.h"
 
 namespace qsel {
 namespace {
 
-// The best grade among the format's quality evidence: its quality_delta records and its measured rows.
-std::string evidence_grade(const Graph& g, const Record& f) {
-  std::map<int, int> counts;
-  for (const auto& id : f.strings("/quality_delta"))
-    if (const Record* b = g.find(id)) counts[rule_util::grade_rank(b->str("grade"))]++;
-  for (const Record* b : quality_rows(g, f.id))
-    if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[rule_util::grade_rank(b->str("grade"))]++;
-  if (counts.empty()) return "none recorded";
-  static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "ungraded"};
-  return fmt::format("{} ({})", names[counts.begin()->first], counts.begin()->second);
-}
-
-bool has_blocker(const Candidate& c) {
-  return std::any_of(c.warnings.begin(), c.warnings.end(),
-                     [](const Warning& w) { return w.severity == "blocker" && w.condition.empty(); });
-}
-
-// What the speed objective ranks by: the calibrated forecast where there is one, else the ceiling.
-double speed(const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0; }
-
-double ceiling(const Candidate& c) {
-  if (!c.memory) return 0;
-  double m = c.memory->decode_tok_s, k = c.memory->compute_tok_s;
-  return k > 0 && m > 0 ? std::min(m, k) : m;
-}
-
-// Bits of a format: its weight bits, or its sized bpw when it has none (mixtures, EXL2).
-double format_bits(const Record& f, double sized_bpw) {
-  return number_or(f.data, "weight_bits", sized_bpw);
-}
-
-// Below 4 bits the recorded accuracy cost jumps (3-bit 0.5-1.0 ppl, 2-bit 2.0+).
-bool below_four_bits(const Candidate& c) {
-  double b = format_bits(*c.format, c.memory ? c.memory->bpw : 0);
-  return b > 0 && b < 4;
-}
-
-bool broken(const Candidate& c) { return !c.quality.reference && c.quality.cost >= broken_threshold(); }
+constexpr double kTieBand = 1.2816;  // a difference inside the 80% band of the difference is a tie
+constexpr double kEstimateStep = 1.5;  // inside a group, estimates within 1.5x of each other are one step
 
 int path_rank(const std::string& p) { return p == "native" ? 0 : p == "dequant" ? 1 : 2; }
+std::string fit_of(const Candidate& c) { return c.memory ? c.memory->fit : "yes"; }
+bool offloaded(const Candidate& c) { return fit_of(c) == "offload" || fit_of(c) == "slow"; }
+
+// Bits of a format: its weight bits, or its sized bpw when it has none (mixtures, EXL2).
+double format_bits(const Candidate& c) { return number_or(c.format->data, "weight_bits", c.memory ? c.memory->bpw : 0); }
+double sized_bits(const Candidate& c) { return c.memory && c.memory->bpw > 0 ? c.memory->bpw : format_bits(c); }
 
 // Serving engines (continuous batching, paged KV) before local runners before libraries.
 int role_rank(const Candidate& c) {
   static const std::vector<std::string> order = {"serving", "local", "library", "research"};
   std::string role = c.engine ? c.engine->str("role") : "";
-  auto it = std::find(order.begin(), order.end(), role);
-  return static_cast<int>(it - order.begin());
+  return static_cast<int>(std::find(order.begin(), order.end(), role) - order.begin());
 }
-
-// On a datacenter or cloud part, or across several GPUs, the question is serving:
-// a local runner or a library answers it only when no serving engine does.
-bool serving_question(const Query& q) {
-  std::string market = q.accelerator ? q.accelerator->str("market") : "";
-  return q.count > 1 || market == "datacenter" || market == "cloud";
-}
-
-// Values within 5% of each other are a tie: the model is not that precise.
-int bucket(double v, bool descending) {
-  if (v <= 0) return descending ? 0 : std::numeric_limits<int>::max();
-  int b = static_cast<int>(std::floor(std::log(v) / std::log(1.05)));
-  return descending ? -b : b;
-}
-
-using Key = std::vector<long>;
-
-// An offload plan forecast under --min-tok-s (`slow`) counts four bands more.
-constexpr long kSlowBands = 4;
 
 // The KV-cache format record the candidate's cache is quantized to, or null for a 16-bit cache.
 const Record* kv_cache_format(const Graph& g, const Candidate& c) {
@@ -109,138 +45,165 @@ const Record* kv_cache_format(const Graph& g, const Candidate& c) {
   return kv && kv->str("regime") == "kv-cache" ? kv : nullptr;
 }
 
-// An 8-bit KV cache Rule 6 chose is a capacity measure: inside a band, an answer that
-// does not need it ranks first (Q8_0 weights before 16-bit weights with a Q8_0 cache).
-bool kv_quantized(const Deliberation& d, const Candidate& c) {
-  return d.query.kv_cache == "auto" && kv_cache_format(d.graph, c) != nullptr;
-}
-
 // 0: the publisher's own checkpoint; 1: a recorded third-party checkpoint; 2: none.
 int release_rank(const Candidate& c) { return c.release.empty() ? 2 : c.release_official ? 0 : 1; }
 
-// A second quantization of a model that ships quantized.
-bool requantizes(const Deliberation& d, const Candidate& c) {
-  const Release* shipped = d.query.model ? d.query.model->shipped() : nullptr;
-  const Record* sf = shipped ? d.graph.find(shipped->format) : nullptr;
-  return sf && !is_baseline(*sf) && !c.shipped && !is_baseline(*c.format);
-}
-
-// 0: the primary release or a repack of it; 1: the publisher's QAT release; 2: anything
-// else, and a release that fits only partly in system RAM (it competes on quality and speed).
+// 0: the primary release or a repack of it; 1: the publisher's QAT release; 2: anything else.
 int shipped_rank(const Deliberation& d, const Candidate& c) {
-  if (!c.shipped || (c.memory && c.memory->placement)) return 2;
-  const Release* primary = d.query.model ? d.query.model->shipped() : nullptr;
+  if (!c.shipped || !d.query.model) return 2;
+  const Release* primary = d.query.model->shipped();
   if (primary && primary->format == c.format->id) return 0;
-  // A repack holds the primary's own values in another container (gpt-oss's MXFP4 as GGUF): the same release.
   for (const Release& r : d.query.model->releases)
     if (r.format == c.format->id && r.repack) return 0;
   return 1;
 }
 
-Key quality_key(const Deliberation& d, const Candidate& c, double reference_tok_s) {
-  bool lower_bound = c.memory && (c.memory->bpw <= 0 || c.memory->bpw_source.find("lower bound") != std::string::npos);
-  bool tensor_cores = c.kernel && c.kernel->data.value("tensor_cores", false);
-  bool unnamed = c.engine && !c.kernel && !is_baseline(*c.format);
-  bool tight = c.memory && c.memory->fit == "tight";
-  std::string fit = c.memory ? c.memory->fit : "yes";
-  bool off_role = serving_question(d.query) && role_rank(c) > 0;
-  long required = d.query.portable ? c.rank_tier : 0;  // --portable is a requirement (Rule 3), not a tie-break
-  // A tight fit and a plan partly in system RAM add their price (fit_price.h) to
-  // the measured cost before the band is read: a tight fit ranks below a comfortable fit of
-  // equal or slightly lower quality and above one much worse. An offload plan under
-  // --min-tok-s costs four bands more.
-  bool offloaded = fit == "offload" || fit == "slow";
-  QualityCost q = priced_quality(c, reference_tok_s);  // what ranks: the measured cost plus the price of the fit
-  long band = quality_band_index(q) + (fit == "slow" ? kSlowBands : 0);
-  // Inside a band, a second quantization of a model that ships quantized comes after the release.
-  return {rule_util::maturity_rank(c.maturity), shipped_rank(d, c), c.contested(), off_role, required, band,
-          requantizes(d, c), !c.quality.measured, quality_bucket(q), tight, offloaded, kv_quantized(d, c), path_rank(c.path), unnamed, c.rank_tier, role_rank(c), release_rank(c),
-          lower_bound, bucket(ceiling(c), true), rule_util::grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))), c.cells.empty(),
-          !tensor_cores};
+// Decode tok/s the speed steps read: the calibrated forecast, else the ceiling.
+double speed(const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0; }
+
+// Values within 5% of each other share a step: the forecast is not that precise.
+long step_of(double v, double best) {
+  if (v <= 0 || best <= 0) return std::numeric_limits<int>::max();
+  return static_cast<long>(std::floor(std::log(best / v) / std::log(1.05) + 1e-9));
 }
 
-// What the speed objective compares before speed itself.
-Key speed_prefix(const Deliberation& d, const Candidate& c) {
-  bool fits = !c.memory || c.memory->fits;
-  bool off_role = serving_question(d.query) && role_rank(c) > 0;
-  return {!fits, has_blocker(c), rule_util::maturity_rank(c.maturity), c.contested(), off_role, requantizes(d, c), c.rank_tier,
-          below_four_bits(c)};
-}
+// What the steps read beyond one candidate: the query, and facts about the whole set.
+struct Context {
+  const Deliberation& d;
+  const QualityModel& model;
+  double reference_tok_s = 0;  // the fastest GPU-only answer (fit_price.h)
+  bool serving_part = false;   // a datacenter or cloud part: the question is serving
+  std::vector<const Candidate*> fitting;  // fits, mainline, uncontested, no blocker
+  double group_best = 0;       // the lowest priced cost of the quality group being ordered
+};
 
-// Speed as steps of 5% below the fastest candidate of its group (equal speed_prefix):
-// everything within 5% of that one is a tie, which native before dequant then decides.
-long speed_step(const Candidate& c, double fastest) {
-  double v = speed(c);
-  if (v <= 0 || fastest <= 0) return std::numeric_limits<int>::max();
-  return static_cast<long>(std::floor(std::log(fastest / v) / std::log(1.05)));
-}
+using KeyFn = long (*)(const Context&, const Candidate&);
+struct Step {
+  const char* name;
+  KeyFn key;
+};
 
-std::map<Key, double> fastest_by_group(const Deliberation& d) {
-  std::map<Key, double> out;
-  for (const auto& c : d.candidates) {
-    double& best = out[speed_prefix(d, c)];
-    best = std::max(best, speed(c));
-  }
-  return out;
-}
-
-Key objective_key(const Deliberation& d, const Candidate& c, const std::string& objective, double reference_tok_s,
-                  const std::map<Key, double>& fastest) {
-  bool fits = !c.memory || c.memory->fits;
-  Key k = {!fits, has_blocker(c)};
-  if (objective == "speed") {
-    k = speed_prefix(d, c);
-    k.insert(k.end(), {speed_step(c, fastest.at(k)), path_rank(c.path)});
-  } else if (objective == "memory") {
-    k.insert(k.end(), {rule_util::maturity_rank(c.maturity), c.contested(), c.rank_tier, bucket(c.memory ? c.memory->total_gb : 0, false)});
-  }
-  Key q = quality_key(d, c, reference_tok_s);
-  k.insert(k.end(), q.begin(), q.end());
-  return k;
-}
-
-// Facts that record the accuracy cost of a regime (cited on sub-4-bit candidates).
-std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
-  std::vector<std::string> out;
-  for (const Record* f : g.of_kind(Kind::Fact))
-    for (const auto& r : f->strings("/applies/regimes"))
-      if (r == regime) out.push_back(f->id);
-  return out;
-}
-
-std::string objective_statement(const Deliberation& d, const std::string& objective) {
-  std::string quality = "mainline serving path, the format the model ships in, uncontested, "
-                        "serving engines first on datacenter parts or several GPUs, --portable's format (Rule 3), quality band of the "
-                        "measured cost plus the price of a tight fit or of part in system RAM (docs/quality.md; bits per weight "
-                        "place what nothing measures), the release before a second quantization, measured before placed, the cost "
-                        "inside the band (within 1.2x is a tie), comfortable before tight, on the GPU before offload, no KV "
-                        "quantization before an 8-bit cache, native > dequant > emulated, Rule 3, serving engine, a published "
-                        "checkpoint (the publisher's first), decode ceiling (5% buckets), evidence grade";
-  std::string floor = fmt::format("fits, no unconditional blocker (and #1 never broken, cost >= {:g}, while something "
-                                  "outside that range fits: docs/quality.md)", broken_threshold());
-  if (objective == "speed")
-    return fmt::format("objective speed: {}, mainline, uncontested, serving engines first on datacenter parts or several GPUs, "
-                       "no second quantization of a quantized release, Rule 3, 4 bits or more, decode forecast at batch {} "
-                       "(steps of 5% below the fastest of its group; native > dequant only inside one); ties by quality ({})", floor, d.query.batch, quality);
-  if (objective == "memory")
-    return "objective memory: " + floor + ", mainline serving path, uncontested, Rule 3, smallest total memory (5% buckets); "
-           "ties by quality (" + quality + ")";
-  return "objective quality: " + floor + ", " + quality;
-}
-
-// The quality floor: a broken #1 gives way to the best candidate outside the broken
-// range that fits with no unconditional blocker; the rest of the order stands.
-void apply_floor(Deliberation& d) {
-  auto& cs = d.candidates;
-  if (cs.empty() || !broken(cs[0]) || !cs[0].memory || !cs[0].memory->fits) return;
-  auto better = std::find_if(cs.begin() + 1, cs.end(), [](const Candidate& c) {
-    return !broken(c) && (!c.memory || c.memory->fits) && !has_blocker(c);
+// An emulated path while a native or dequant path of at least its weight bits fits.
+long shadowed_emulated(const Context& x, const Candidate& c) {
+  if (c.path != "emulated" || c.shipped) return 0;  // the release itself is never shadowed by a re-quantization of it
+  return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
+    return o != &c && o->path != "emulated" && format_bits(*o) >= format_bits(c) && !rule_util::broken(*o);
   });
-  if (better == cs.end()) return;
-  d.notes.push_back(fmt::format("quality floor — {} on {} ranked first by the order above but is in the broken range; {} on {} "
-                                "fits outside it and leads instead", cs[0].format->id, cs[0].engine ? cs[0].engine->id : "-",
-                                better->format->id, better->engine ? better->engine->id : "-"));
-  std::rotate(cs.begin(), better, better + 1);
+}
+// A cost in the broken range while a candidate outside it fits.
+long shadowed_broken(const Context& x, const Candidate& c) {
+  if (!rule_util::broken(c)) return 0;
+  return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) { return !rule_util::broken(*o) && o->quality.known; });
+}
+
+// The eligibility steps, in order (docs/ranking.md, "Eligibility").
+const std::vector<Step>& eligibility_steps() {
+  static const std::vector<Step> steps = {
+      {"fits (comfortably, tight, or partly in system RAM)", [](const Context&, const Candidate& c) -> long { return !rule_util::fits(c); }},
+      {"no unconditional blocker", [](const Context&, const Candidate& c) -> long { return rule_util::has_blocker(c); }},
+      {"a mainline serving path (then plugin, unlisted, experimental, deprecated)",
+       [](const Context&, const Candidate& c) -> long { return rule_util::maturity_rank(c.maturity); }},
+      {"--portable's format, when asked (Rule 3)",
+       [](const Context& x, const Candidate& c) -> long { return x.d.query.portable ? c.rank_tier : 0; }},
+      {"objective quality: a quantized release (or a repack of it) that fits comfortably on the GPU; the checkpoint the user named, "
+       "when it fits on the GPU at all",
+       [](const Context& x, const Candidate& c) -> long {
+         const Release* shipped = x.d.query.model ? x.d.query.model->shipped() : nullptr;
+         bool named = shipped && shipped->local && (fit_of(c) == "yes" || fit_of(c) == "tight");
+         bool promoted = x.d.query.objective == "quality" && !is_baseline(*c.format) && shipped_rank(x.d, c) == 0 &&
+                         (fit_of(c) == "yes" || named);
+         return !promoted;
+       }},
+      {"uncontested (no record disputes that it runs here)", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
+      {"a serving engine, on a datacenter or cloud part",
+       [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
+      {"not emulated while a native or dequant path of at least its weight bits fits", shadowed_emulated},
+      {"not in the broken range while something outside it fits", shadowed_broken},
+      {"not slow (an offload plan forecast under --min-tok-s)", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "slow"; }},
+  };
+  return steps;
+}
+
+// The tie-breaks inside a quality group, in order (docs/ranking.md, "Inside a group").
+const std::vector<Step>& tie_break_steps() {
+  static const std::vector<Step> steps = {
+      {"the format the model ships in (the release or a repack of it, then a QAT release)",
+       [](const Context& x, const Candidate& c) -> long { return shipped_rank(x.d, c); }},
+      {"4 bits per weight or more", [](const Context&, const Candidate& c) -> long { return format_bits(c) > 0 && format_bits(c) < 4; }},
+      {"comfortable before tight", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "tight"; }},
+      {"on the GPU before partly in system RAM", [](const Context&, const Candidate& c) -> long { return offloaded(c); }},
+      {"native before dequant before emulated", [](const Context&, const Candidate& c) -> long { return path_rank(c.path); }},
+      {"the lower estimate with the price of its fit, in steps of 1.5x from the group's best (within a family: more bits)",
+       [](const Context& x, const Candidate& c) -> long {
+         if (!c.quality.known) return std::numeric_limits<int>::max();
+         if (c.priced_cost <= 0 || x.group_best <= 0) return 0;
+         return static_cast<long>(std::floor(std::log(c.priced_cost / x.group_best) / std::log(kEstimateStep) + 1e-9));
+       }},
+      {"no KV-cache quantization before an 8-bit cache Rule 6 chose",
+       [](const Context& x, const Candidate& c) -> long { return x.d.query.kv_cache == "auto" && kv_cache_format(x.d.graph, c); }},
+      {"the rules' preference (Rule 3: NVFP4 before MXFP4 on Blackwell)", [](const Context&, const Candidate& c) -> long { return c.rank_tier; }},
+      {"a serving engine, then a local runner, then a library", [](const Context&, const Candidate& c) -> long { return role_rank(c); }},
+      {"a published checkpoint (the publisher's own first)", [](const Context&, const Candidate& c) -> long { return release_rank(c); }},
+      {"objective speed: the faster decode forecast",
+       [](const Context& x, const Candidate& c) -> long { return x.d.query.objective == "speed" && speed(c) > 0 ? -std::lround(speed(c) * 100) : 0; }},
+      {"the lower estimate with the price of its fit (within a family: more bits)",
+       [](const Context&, const Candidate& c) -> long {
+         if (!c.quality.known) return std::numeric_limits<long>::max();
+         return c.priced_cost > 0 ? std::lround(std::log(c.priced_cost) * 1e6) : std::numeric_limits<long>::min();
+       }},
+      {"more bits per weight (estimates equal: one raised to a member of its family with more bits)",
+       [](const Context&, const Candidate& c) -> long { return -std::lround(sized_bits(c) * 100); }},
+      {"an estimate its family's rows place before one its prior alone places",
+       [](const Context&, const Candidate& c) -> long { return c.quality.family_rows == 0; }},
+      {"the faster decode forecast (5% steps)",
+       [](const Context&, const Candidate& c) -> long { return speed(c) > 0 ? -step_of(1, speed(c)) : 0; }},
+      {"a recorded kernel", [](const Context&, const Candidate& c) -> long { return c.engine && !c.kernel && !is_baseline(*c.format); }},
+      {"the better evidence grade",
+       [](const Context&, const Candidate& c) -> long { return rule_util::grade_rank(c.evidence_grade.substr(0, c.evidence_grade.find(' '))); }},
+  };
+  return steps;
+}
+
+std::vector<long> keys(const Context& x, const Candidate& c, const std::vector<Step>& steps) {
+  std::vector<long> out;
+  out.reserve(steps.size());
+  for (const Step& s : steps) out.push_back(s.key(x, c));
+  return out;
+}
+
+// The price of how a candidate fits, on the quality scale (fit_price.h).
+double price_of(const Candidate& c, double reference_tok_s) {
+  if (!c.memory) return 0;
+  const Memory& m = *c.memory;
+  return (offloaded(c) ? offload_cost(m, reference_tok_s) : 0) + (m.fit == "tight" ? tight_cost(m) : 0);
+}
+
+struct Entry {
+  Candidate c;
+  std::vector<long> head;  // eligibility, then the objective's own step
+  double price = 0, priced = 0;
+  bool exact_reference = false, known = false;
+};
+
+// Whether `b` ties with the group leader `a` on quality.
+bool ties(const QualityModel& m, const Entry& a, const Entry& b) {
+  if (a.exact_reference || b.exact_reference) return a.exact_reference && b.exact_reference;
+  if (!a.known || !b.known) return !a.known && !b.known;
+  double diff = std::fabs(std::log(a.priced) - std::log(b.priced));
+  double sd = m.priced_difference_sd(a.c.quality.estimate, a.price + a.c.quality.kv_cost, b.c.quality.estimate, b.price + b.c.quality.kv_cost);
+  return diff <= kTieBand * sd + 1e-12;
+}
+
+std::string objective_statement(const std::string& objective) {
+  std::vector<std::string> parts;
+  for (const Step& s : eligibility_steps()) parts.push_back(s.name);
+  if (objective == "speed") parts.push_back("4 bits or more; the decode forecast at the batch asked for, in 5% steps below the fastest");
+  if (objective == "memory") parts.push_back("the smallest total memory (5% steps)");
+  parts.push_back("quality groups (the estimate plus the price of a tight fit, of part in system RAM and of an 8-bit KV cache; "
+                  "what lies inside the band of the difference ties)");
+  std::vector<std::string> ties;
+  for (const Step& s : tie_break_steps()) ties.push_back(s.name);
+  return fmt::format("objective {}: {}; inside a group: {} (docs/ranking.md)", objective, fmt::join(parts, ", "), fmt::join(ties, ", "));
 }
 
 // Batch 1 decode reads every weight once per token: bandwidth decides. With a
@@ -259,46 +222,157 @@ void regime_note(Deliberation& d) {
                                           m.compute_tok_s > 0 ? fmt::format(", compute ~{:.0f}", m.compute_tok_s) : ""));
 }
 
+// Facts that record the accuracy cost of a regime (cited on sub-4-bit candidates).
+std::vector<std::string> cost_facts(const Graph& g, const std::string& regime) {
+  std::vector<std::string> out;
+  for (const Record* f : g.of_kind(Kind::Fact))
+    for (const auto& r : f->strings("/applies/regimes"))
+      if (r == regime) out.push_back(f->id);
+  return out;
+}
+
+// The best grade among the format's quality evidence: its quality_delta records and its rows.
+std::string evidence_grade(const Graph& g, const Record& f) {
+  std::map<int, int> counts;
+  for (const auto& id : f.strings("/quality_delta"))
+    if (const Record* b = g.find(id)) counts[rule_util::grade_rank(b->str("grade"))]++;
+  for (const Record* b : quality_rows(g, f.id))
+    if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[rule_util::grade_rank(b->str("grade"))]++;
+  if (counts.empty()) return "none recorded";
+  static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "ungraded"};
+  return fmt::format("{} ({})", names[counts.begin()->first], counts.begin()->second);
+}
+
+bool is_qat_release(const Deliberation& d, const Candidate& c) {
+  if (!c.shipped || !d.query.model) return false;
+  for (const Release& r : d.query.model->releases)
+    if (r.format == c.format->id && r.qat) return true;
+  return false;
+}
+
+void estimate_quality(Deliberation& d, Candidate& c) {
+  const ModelSpec* model = d.query.model ? &*d.query.model : nullptr;
+  c.evidence_grade = evidence_grade(d.graph, *c.format);
+  bool qat = is_qat_release(d, c);
+  c.quality = quality_cost(d.graph, quality_model_of(d), *c.format, c.engine, model, c.memory ? c.memory->bpw : 0, qat);
+  if (c.shipped) mark_as_released(c.quality, c.format->id, qat);  // the model as released is its users' reference
+  if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
+  for (const auto& id : c.quality.here) rule_util::add_unique(c.evidence, id);
+  if (!c.quality.family.empty()) rule_util::add_unique(c.evidence, c.quality.family);
+  double b = format_bits(c);
+  if (b <= 0 || b >= 4) return;
+  auto facts = cost_facts(d.graph, c.format->str("regime"));
+  c.why.push_back(fmt::format("below 4 bits the recorded accuracy cost jumps{}", facts.empty() ? "" : fmt::format(" [{}]", fmt::join(facts, ", "))));
+  for (const auto& f : facts) rule_util::add_unique(c.evidence, f);
+}
+
+// Within a family more bits are never worse: a row measured on this model can lower one
+// member's estimate, never below that of a member with more bits. Costs are raised, from the
+// most bits down, to the highest estimate above them.
+void monotone_in_bits(std::vector<Candidate>& cs) {
+  std::map<std::string, std::vector<Candidate*>> by_family;
+  for (auto& c : cs)
+    if (c.quality.known && !c.quality.reference && !c.quality.family.empty()) by_family[c.quality.family].push_back(&c);
+  for (auto& [family, members] : by_family) {
+    std::stable_sort(members.begin(), members.end(), [](const Candidate* a, const Candidate* b) { return sized_bits(*a) > sized_bits(*b); });
+    const Candidate* above = nullptr;  // the highest estimate among members with strictly more bits
+    for (std::size_t i = 0; i < members.size();) {
+      std::size_t j = i;
+      while (j < members.size() && sized_bits(*members[j]) == sized_bits(*members[i])) ++j;
+      if (above)
+        for (std::size_t k = i; k < j; ++k) raise_to(members[k]->quality, above->quality.estimate.ln_cost, above->format->id);
+      for (std::size_t k = i; k < j; ++k)
+        if (!above || members[k]->quality.estimate.ln_cost > above->quality.estimate.ln_cost) above = members[k];
+      i = j;
+    }
+  }
+}
+
 }  // namespace
 
+std::vector<std::string> ranking_step_names(const std::string& part) {
+  std::vector<std::string> out;
+  for (const Step& s : part == "eligibility" ? eligibility_steps() : tie_break_steps()) out.push_back(s.name);
+  return out;
+}
+
 void rank_candidates(Deliberation& d) {
-  const ModelSpec* model = d.query.model ? &*d.query.model : nullptr;
-  for (auto& c : d.candidates) {
-    c.evidence_grade = evidence_grade(d.graph, *c.format);
-    c.quality = quality_cost(d.graph, *c.format, model, c.memory ? c.memory->bpw : 0);
-    if (c.shipped && !c.quality.reference) {  // the model as released is the reference its users compare against
-      c.quality.statement = fmt::format("the model as released; {} itself measures {}", c.format->id, c.quality.statement);
-      c.quality.reference = true;
-      c.quality.cost = 0;
-      c.quality.band = "reference";
-      c.quality.short_text = "as released";
-    }
-    if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
-    if (c.quality.benchmark.size()) rule_util::add_unique(c.evidence, c.quality.benchmark);
-    if (!below_four_bits(c)) continue;
-    auto facts = cost_facts(d.graph, c.format->str("regime"));
-    c.why.push_back(fmt::format("below 4 bits the recorded accuracy cost jumps{}",
-                                facts.empty() ? "" : fmt::format(" [{}]", fmt::join(facts, ", "))));
-    for (const auto& f : facts) rule_util::add_unique(c.evidence, f);
-  }
+  for (auto& c : d.candidates) estimate_quality(d, c);
+  monotone_in_bits(d.candidates);
   const std::string& objective = d.query.objective;
-  d.notes.push_back("ranking — " + objective_statement(d, objective));
-  double reference = gpu_reference_tok_s(d.candidates);
-  auto fastest = fastest_by_group(d);
-  std::vector<std::pair<Key, Candidate>> keyed;  // each key computed once
-  keyed.reserve(d.candidates.size());
+  d.notes.push_back("ranking — " + objective_statement(objective));
+  Context x{d, quality_model_of(d)};
+  x.reference_tok_s = gpu_reference_tok_s(d.candidates);
+  std::string market = d.query.accelerator ? d.query.accelerator->str("market") : "";
+  x.serving_part = market == "datacenter" || market == "cloud";
+  for (const auto& c : d.candidates)
+    if (rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested()) x.fitting.push_back(&c);
+
+  std::vector<Entry> entries;
+  entries.reserve(d.candidates.size());
   for (auto& c : d.candidates) {
-    Key k = objective_key(d, c, objective, reference, fastest);
-    keyed.emplace_back(std::move(k), std::move(c));
+    Entry e;
+    e.head = keys(x, c, eligibility_steps());
+    if (objective == "speed") e.head.push_back(format_bits(c) > 0 && format_bits(c) < 4);
+    e.price = price_of(c, x.reference_tok_s);
+    e.known = c.quality.known;
+    e.priced = c.quality.total() + e.price;
+    c.priced_cost = e.priced;
+    e.exact_reference = c.quality.reference && e.priced <= 0;
+    e.c = std::move(c);
+    entries.push_back(std::move(e));
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    return std::make_pair(a.second.format->id, a.second.engine ? a.second.engine->id : std::string()) <
-           std::make_pair(b.second.format->id, b.second.engine ? b.second.engine->id : std::string());
+  // The objective's own step, measured inside each eligibility class.
+  if (objective == "speed" || objective == "memory") {
+    std::map<std::vector<long>, double> best;
+    for (const Entry& e : entries) {
+      double v = objective == "speed" ? speed(e.c) : (e.c.memory ? e.c.memory->total_gb : 0);
+      double& b = best[e.head];
+      if (v > 0) b = objective == "speed" ? std::max(b, v) : (b > 0 ? std::min(b, v) : v);
+    }
+    for (Entry& e : entries) {
+      double v = objective == "speed" ? speed(e.c) : (e.c.memory ? e.c.memory->total_gb : 0);
+      double b = best[e.head];
+      e.head.push_back(objective == "speed" ? step_of(v, b) : step_of(b, v));
+    }
+  }
+  // Classes in order; inside each, quality groups by leader; inside a group, the tie-breaks.
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.head != b.head) return a.head < b.head;
+    if (a.exact_reference != b.exact_reference) return a.exact_reference;
+    if (a.known != b.known) return a.known;
+    return a.priced < b.priced;
   });
-  d.candidates.clear();
-  for (auto& kc : keyed) d.candidates.push_back(std::move(kc.second));
-  apply_floor(d);
+  std::vector<Candidate> ranked;
+  ranked.reserve(entries.size());
+  std::vector<bool> placed(entries.size(), false);
+  const QualityModel& m = quality_model_of(d);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (placed[i]) continue;
+    std::vector<std::size_t> group = {i};
+    for (std::size_t j = i + 1; j < entries.size() && entries[j].head == entries[i].head; ++j)
+      if (!placed[j] && ties(m, entries[i], entries[j])) group.push_back(j);
+    std::vector<std::pair<std::vector<long>, std::size_t>> order;
+    x.group_best = entries[i].priced;
+    for (std::size_t k : group) {
+      placed[k] = true;
+      order.push_back({keys(x, entries[k].c, tie_break_steps()), k});
+    }
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      const Candidate& ca = entries[a.second].c;
+      const Candidate& cb = entries[b.second].c;
+      return std::make_pair(ca.format->id, ca.engine ? ca.engine->id : std::string()) <
+             std::make_pair(cb.format->id, cb.engine ? cb.engine->id : std::string());
+    });
+    for (const auto& [k, idx] : order) {
+      spdlog::debug("rank {}: {} on {}: group of {}, estimate {:.4g}, priced {:.4g}", ranked.size() + 1, entries[idx].c.format->id,
+                    entries[idx].c.engine ? entries[idx].c.engine->id : "-", entries[i].c.format->id, entries[idx].c.quality.total(),
+                    entries[idx].priced);
+      ranked.push_back(std::move(entries[idx].c));
+    }
+  }
+  d.candidates = std::move(ranked);
   regime_note(d);
 }
 

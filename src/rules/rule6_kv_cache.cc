@@ -71,12 +71,14 @@ Warning kv_warning(const Graph& g, const Record& f) {
 
 void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
   bool offloaded = c.memory && c.memory->placement;
-  if (!c.memory || (c.memory->fits && !offloaded)) return;
+  bool tight = c.memory && c.memory->fit == "tight";
+  if (!c.memory || (c.memory->fits && !offloaded && !tight)) return;
   const Record* f = kv_format(d.graph, c, "");
   if (!f) return;
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
-  // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one.
-  if (!kv8m.fits || (offloaded && kv8m.placement)) return;
+  // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
+  // and a comfortable fit with it beats a tight one without.
+  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && kv8m.fit != "yes")) return;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
     c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
@@ -87,8 +89,10 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   c.memory = kv8m;
   c.why.push_back(offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
                                           "with {} ({}) it all stays on the GPU", f->id, f->str("name"))
-                            : fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} ({}) does, as a capacity measure",
-                                          f->id, f->str("name")));
+                  : tight  ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only tight; with {} ({}) it fits with room, "
+                                         "as a capacity measure", f->id, f->str("name"))
+                           : fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} ({}) does, as a capacity measure",
+                                         f->id, f->str("name")));
   c.warnings.push_back(kv_warning(d.graph, *f));
   rule_util::add_unique(c.evidence, f->id);
 }

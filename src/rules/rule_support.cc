@@ -142,6 +142,14 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
   return true;
 }
 
+bool fits(const Candidate& c) { return !c.memory || c.memory->fits; }
+
+bool broken(const Candidate& c) { return c.quality.known && !c.quality.reference && c.quality.total() >= broken_threshold(); }
+
+bool has_blocker(const Candidate& c) {
+  return std::any_of(c.warnings.begin(), c.warnings.end(), [](const Warning& w) { return w.severity == "blocker" && w.condition.empty(); });
+}
+
 }  // namespace qsel::rule_util
 
 namespace qsel {

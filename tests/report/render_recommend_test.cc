@@ -51,12 +51,15 @@ TEST_CASE("render_recommend: default text fits 100 columns, and COLUMNS when it 
 }
 
 TEST_CASE("render_recommend: a long engine list is cut before the quality figure it is ranked by", "[report][recommend]") {
-  // At 100 columns the H100 8B table needs 17 more: they come out of the grouped engine
-  // list, and "99.8% recovered (family)" stays whole (it was cut to "99.8% recov…").
-  auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "8b"});
+  // At 100 columns the H100 8B table needs more: it comes out of the grouped engine
+  // list, and the quality figure it is ranked by stays whole.
+  auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "8b", "--all"});
   REQUIRE(r.code == 0);
-  CHECK(r.out.find("\n 6-8    bf16 (w16a16)         mlc-llm/hf-transform…  17.1      yes   ~141   reference\n") != std::string::npos);
-  CHECK(r.out.find("\n 10-11  fp8-blockwise (w8a8)  sglang/trtllm          10.1      yes   ~237   99.8% recovered (family)\n") !=
+  auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "8b"}).out);
+  std::string fp8 = j["candidates"][4]["quality"]["summary"];  // the figure the rows are ranked by, whatever the fit gives
+  CHECK(r.out.find("\n 30-32  bf16 (w16a16)                      mlc-llm/hf-transform…  17.1      yes   ~141   reference\n") !=
+        std::string::npos);
+  CHECK(r.out.find("\n 5-7    fp8-per-tensor (w8a8)              sglang/trtllm/vllm     10.1      yes   ~237   " + fp8 + "\n") !=
         std::string::npos);
   CHECK(wider_than(r.out, 100).empty());
 }
@@ -64,17 +67,18 @@ TEST_CASE("render_recommend: a long engine list is cut before the quality figure
 TEST_CASE("render_recommend: candidates whose format, path and figures match share one row, whatever their engines and kernels",
           "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"});
-  CHECK(r.out.find("\n 3-5  awq (w4a16)            sglang/trtllm/vllm  dequant  42.5      yes    ~56    99.5% recovered*\n") !=
+  auto awq = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
+  std::string awq_quality = awq["candidates"][4]["quality"]["summary"];
+  CHECK(r.out.find("\n 5-7   awq (w4a16)                        sglang/trtllm/vllm  42.5      yes   ~56    " + awq_quality + "\n") !=
         std::string::npos);
-  CHECK(r.out.find(" kernel, weights GB, KV GB: shown from 152 columns (a wider terminal, or COLUMNS=152); --format json\n") !=
-        std::string::npos);
+  CHECK(r.out.find(" kernel, path, weights GB, KV GB: shown from 155 columns (a wider terminal, or COLUMNS=155);\n") != std::string::npos);
   // Bars that are the same are one line, naming every rank they stand for.
-  CHECK(r.out.find("\n #3-5, #7-9     ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
+  CHECK(r.out.find("\n #5-10  ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
   // JSON still has one entry per candidate, each with its own kernel.
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
-  CHECK(j["candidates"][2]["kernel"] == "marlin");
-  CHECK(j["candidates"][3]["kernel"] == "trtllm-w4a16-gemm");
-  CHECK(j["candidates"][4]["kernel"] == "machete");
+  CHECK(j["candidates"][4]["kernel"] == "marlin");
+  CHECK(j["candidates"][5]["kernel"] == "trtllm-w4a16-gemm");
+  CHECK(j["candidates"][6]["kernel"] == "machete");
 }
 
 TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are behind -v", "[report][recommend]") {
@@ -95,7 +99,7 @@ TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are
 TEST_CASE("render_recommend: a memory bar per row: what one GPU holds, and what lives in system RAM", "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "70b"});
   CHECK(r.out.find("Memory     per GPU: █ weights  ▓ KV cache  ▒ the engine's own  · free\n") != std::string::npos);
-  CHECK(r.out.find("\n #1  ████████████████████████████████████▓▓··  24.4 GB on the GPU + 18.6 GB in system RAM\n") != std::string::npos);
+  CHECK(r.out.find("\n #1  ████████████████████████████████████▓▓··  24.3 GB on the GPU + 27.1 GB in system RAM\n") != std::string::npos);
   // A model past the GPU with nowhere else to go says by how much.
   auto big = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "405b", "--engine", "vllm", "--all"});
   CHECK(big.out.find("GB over the GPU's 25.8\n") != std::string::npos);

@@ -65,20 +65,3 @@ TEST_CASE("fit_price: the reference is the fastest non-broken fit on the GPU, at
   CHECK(gpu_reference_tok_s({with(on_gpu(8, 25, 1, 90), 0.6)}) == Approx(10));
   CHECK(gpu_reference_tok_s({}) == Approx(10));
 }
-
-TEST_CASE("fit_price: priced quality adds the price, the reference stops being one", "[rules][fit_price]") {
-  Candidate comfortable = with(on_gpu(10, 25, 1, 44), 0.012);
-  CHECK(priced_quality(comfortable, 44).cost == Approx(0.012));
-  // Q6_K with a fifth in RAM at 10 tok/s against Q4_K_M at 44 on the GPU: 0.0038 + 0.01 + 0.02 * log2(4.4).
-  Candidate q6 = with(offloaded("layers", 10), 0.0038);
-  QualityCost p = priced_quality(q6, 44);
-  CHECK(p.cost == Approx(0.0038 + 0.01 + 0.02 * std::log2(4.4)));
-  CHECK(p.cost > 0.028);  // it ranks after the 4-bit file on the GPU
-  Candidate bf16 = with(offloaded("layers", 5), 0);
-  bf16.quality.reference = true;
-  bf16.quality.measured = false;
-  QualityCost r = priced_quality(bf16, 10);
-  CHECK_FALSE(r.reference);
-  CHECK(r.measured);
-  CHECK(r.cost == Approx(0.01 + 0.02));
-}

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
+#include "qsel/rules/rule_support.h"
 #include "support/rules_mini.h"
 
 using namespace qsel;
@@ -23,19 +26,19 @@ TEST_CASE("ranking: fitting, native, 4-bit-or-more candidates first, sub-4-bit a
   const Candidate* two = find(d, "f-gguf2");
   CHECK(mentions(two->why, "below 4 bits the recorded accuracy cost jumps"));
   CHECK(has(two->evidence, "fact-cost"));
-  // Quality decides first (docs/quality.md, "The ranking order"): f-fp4's measured cost can
-  // rank it above an unmeasured f-w4. Within one quality band, emulated ranks after native.
+  // An emulated path never ranks before a native or dequant path of at least its weight bits that fits.
   auto amp = deliberate(mini(), mini_query("gpu-amp"));
   int pairs = 0;
+  auto bits = [](const Candidate& c) { return c.format->data.value("weight_bits", 0.0); };
   for (std::size_t i = 0; i < amp.candidates.size(); ++i)
-    for (std::size_t j = i + 1; j < amp.candidates.size(); ++j) {
-      const Candidate &a = amp.candidates[i], &b = amp.candidates[j];
-      if (!a.memory || !b.memory || !a.memory->fits || !b.memory->fits) continue;
-      if (quality_band_index(a.quality) != quality_band_index(b.quality)) continue;
-      if (a.path == b.path || (a.path != "emulated" && b.path != "emulated")) continue;
+    for (std::size_t j = 0; j < amp.candidates.size(); ++j) {
+      const Candidate &e = amp.candidates[i], &n = amp.candidates[j];
+      if (e.path != "emulated" || n.path == "emulated" || !rule_util::fits(n) || rule_util::has_blocker(n) || n.maturity != "mainline" || n.contested())
+        continue;
+      if (bits(n) < bits(e) || rule_util::broken(n)) continue;
       ++pairs;
-      INFO(a.format->id << " (" << a.path << ") before " << b.format->id << " (" << b.path << ")");
-      CHECK(b.path == "emulated");
+      INFO(n.format->id << " (" << n.path << ") against " << e.format->id << " (" << e.path << ")");
+      CHECK(j < i);
     }
   CHECK(pairs > 0);
 }
@@ -65,4 +68,22 @@ TEST_CASE("ranking: the objective is stated and changes the order", "[rules][ran
   auto speed = order(deliberate(mini(), q));
   CHECK(pos(speed, "f-fp4/eng-a") < pos(speed, "f-base/eng-a"));  // native and fewer bytes before 16-bit
   CHECK(pos(speed, "f-w4/eng-a") < pos(speed, "f-gguf2/eng-a"));  // sub-4-bit after 4 bits
+}
+
+TEST_CASE("ranking: docs/ranking.md names every step of the decision table, in the code's order", "[rules][ranking][docs]") {
+  std::string page = test::read_text(test::source_dir() + "/docs/ranking.md");
+  for (const auto& [part, marker] : {std::pair{"eligibility", "ranking-eligibility"}, std::pair{"tie-breaks", "ranking-tie-breaks"}}) {
+    auto a = page.find(std::string("<!-- ") + marker + ":start -->"), b = page.find(std::string("<!-- ") + marker + ":end -->");
+    REQUIRE(a != std::string::npos);
+    REQUIRE(b != std::string::npos);
+    std::vector<std::string> named;  // the second cell of each numbered row
+    std::stringstream table(page.substr(a, b - a));
+    for (std::string line; std::getline(table, line);) {
+      if (line.rfind("| ", 0) != 0 || line.size() < 3 || !std::isdigit(static_cast<unsigned char>(line[2]))) continue;
+      auto first = line.find(" | ") + 3;
+      named.push_back(line.substr(first, line.find(" | ", first) - first));
+    }
+    INFO(part);
+    CHECK(named == ranking_step_names(part));
+  }
 }

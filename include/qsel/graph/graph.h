@@ -2,6 +2,7 @@
 // with reverse edges so "what refers to X" is one lookup. Dangling references
 // stay in the graph as edges with no target; lint reports them.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,14 @@ class Graph {
   // Ids of every record (of `kind` when given), for suggestions.
   std::vector<std::string> ids(std::optional<Kind> kind = std::nullopt) const;
 
+  // What a higher layer computes once per corpus (the fitted quality model): `make` runs
+  // once per key for this graph, and the result lives as long as the graph. It must not
+  // hold the graph's own address (a graph can move); records' addresses are stable.
+  template <class T>
+  std::shared_ptr<const T> memo(const std::string& key, const std::function<std::shared_ptr<const T>()>& make) const {
+    return std::static_pointer_cast<const T>(memo_raw(key, [&] { return std::shared_ptr<const void>(make()); }));
+  }
+
  private:
   Corpus corpus_;
   std::vector<Edge> edges_;
@@ -85,6 +94,9 @@ class Graph {
   // 100,000-record corpus rebuilt 150,000 names for every unknown id (9,163 took 150 s).
   struct SuggestionIndex;
   std::shared_ptr<SuggestionIndex> suggestion_index_;
+  struct Memo;
+  std::shared_ptr<Memo> memo_;
+  std::shared_ptr<const void> memo_raw(const std::string& key, const std::function<std::shared_ptr<const void>()>& make) const;
   const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::string>>& suggestion_names(std::optional<Kind> kind) const;
   // The member a family name resolves to: the one marked family_default, else the first.
   std::size_t family_default(const std::vector<std::size_t>& members) const;

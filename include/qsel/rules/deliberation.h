@@ -9,6 +9,7 @@
 
 #include "qsel/graph/graph.h"
 #include "qsel/rules/quality.h"
+#include "qsel/rules/quality_model.h"
 #include "qsel/sizing/memory.h"
 #include "qsel/rules/query.h"
 
@@ -38,7 +39,8 @@ struct Candidate {
   std::vector<Warning> warnings;
   std::vector<std::string> evidence;  // record ids cited
   std::string evidence_grade;         // best grade of the format's quality evidence, or "none recorded"
-  QualityCost quality;                // measured cost against the unquantized model (ranking reads it)
+  QualityCost quality;                // estimated cost against the unquantized model (ranking reads it)
+  double priced_cost = 0;             // that cost with the price of how it fits (tight, partly in RAM): what ranking compared
   std::vector<std::string> conflicts; // records that disagree about this format on this target
   std::vector<std::string> checks;    // post-deploy checks (Rule 2)
   std::optional<Memory> memory;
@@ -66,12 +68,23 @@ struct Deliberation {
   std::vector<std::string> changes;  // what would change #1 when it is poor (more GPUs, a shorter context, offload)
   std::vector<std::string> tradeoffs;  // the best full-GPU answer beside the best one partly in system RAM
   mutable std::shared_ptr<const Calibration> calibration;  // fitted on first use (forecasts)
+  mutable std::shared_ptr<const QualityModel> quality_model;  // fitted on first use (quality estimates)
+  std::vector<std::string> lead;  // what the answer says first: why #1 is no deployment, and what runs well (restriction_lead)
+  bool deployable = true;         // false: #1 is an experimental path, a broken format or an up-cast (recommend exits 1)
 };
 
 // The forecast calibration on the deliberation's corpus, fitted once.
 const Calibration& calibration_of(const Deliberation& d);
+// The quality model on the deliberation's corpus, fitted once.
+const QualityModel& quality_model_of(const Deliberation& d);
 
-// Runs every rule in order and ranks the candidates.
-Deliberation deliberate(const Graph& g, const Query& q);
+// What one deliberation can hand the next on the same corpus (sweeps, hints): the fits.
+struct Fitted {
+  std::shared_ptr<const Calibration> calibration;
+  std::shared_ptr<const QualityModel> quality_model;
+};
+
+// Runs every rule in order and ranks the candidates; `fitted` saves refitting.
+Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted = nullptr);
 
 }  // namespace qsel

@@ -28,8 +28,5 @@ double gpu_reference_tok_s(const std::vector<Candidate>& candidates);
 // `reference_tok_s`.
 double offload_cost(const Memory& m, double reference_tok_s);
 
-// The candidate's quality with both prices added (unchanged when it fits comfortably on
-// the GPU). A priced reference model stops being the reference: its cost is the price.
-QualityCost priced_quality(const Candidate& c, double reference_tok_s);
 
 }  // namespace qsel

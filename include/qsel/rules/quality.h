@@ -1,56 +1,63 @@
-// Measured quality cost: what a format costs against the unquantized model,
-// from benchmark records with a `quality` block (docs/quality.md). Three
-// metrics are published — mean KL divergence, ln(PPL ratio) and accuracy
-// recovery — and are placed on one scale (KLD-equivalent nats) through the
-// conversions docs/quality.md derives from rows that publish two of them.
-// A model's own measurement beats its family's (at about its size), which beats
-// another model's, the nearest in size first;
-// where no row exists the answer says "no measurement" and the candidate is
-// placed by its bits per weight alone.
+// What a candidate costs in quality against the unquantized model: the quality
+// model's estimate (quality_model.h) with its band, the rows measured on this
+// model and format beside it, and the names the tables use (docs/quality.md).
+// The unquantized model, and the format a model ships in, are the reference.
 #pragma once
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "qsel/graph/graph.h"
 #include "qsel/model/model_spec.h"
+#include "qsel/rules/quality_model.h"
 
 namespace qsel {
 
 struct QualityCost {
-  bool reference = false;          // the unquantized model itself (or a lossless form of the shipped one)
-  bool measured = false;           // a benchmark row says it; false: placed by bits per weight
-  std::string metric;              // kld | ln-ppl-ratio | accuracy-recovery (measured only)
-  double value = 0;                // as published, in `metric`
-  double cost = 0;                 // on the common scale (KLD-equivalent nats); what ranking reads
-  std::string band;                // reference | lossless | near-lossless | small | moderate | large | broken
-  std::string model;               // what it was measured on
-  std::string match;               // "this model" | "same family" | "another model"
-  std::string grade;               // the row's evidence grade
-  std::string benchmark;           // the row's record id
-  int rows = 0;                    // rows at the chosen level (their mean is shown)
-  std::string statement;           // one line for people: "KLD 0.031 on Llama-3-8B (controlled) [id]"
-  std::string short_text;          // a table cell: "KLD 0.031 (family)", "no measurement"
+  bool reference = false;          // the unquantized model, or the model as released
+  bool known = false;              // an estimate exists (a quality family and bits per weight)
+  bool measured = false;           // rows measure this format on this model
+  double cost = 0;                 // the weights' central estimate, KLD-equivalent nats
+  double low = 0, high = 0;        // its 80% band
+  double kv_cost = 0;              // a quantized KV cache's measured cost, added (add_kv_cache_cost)
+  double total() const { return cost + kv_cost; }  // what ranking reads, before the price of the fit
+  QualityEstimate estimate;        // what tie tests read (quality_model.h)
+  std::string band;                // reference | lossless | near-lossless | small | moderate | large | broken | unknown
+  std::string family;              // the quality-family technique
+  int family_rows = 0, rows = 0;   // rows of the family, rows the fit read
+  std::vector<std::string> here;   // rows of this format on this model (record ids)
+  std::string here_text;           // the first of them as published: "99.6% recovered"
+  std::string here_metric, here_model, here_grade;  // … and its metric, model and grade
+  double here_value = 0;
+  std::string statement;           // one line for people, with its basis
+  std::string short_text;          // a table cell: "≈0.021", "reference", "no estimate"
 };
 
-// The quality cost of serving `format` for `model` (null: any model) at `bpw`
-// bits per weight (used only when nothing is measured).
-QualityCost quality_cost(const Graph& g, const Record& format, const ModelSpec* model, double bpw);
+// The quality cost of serving `format` (made as `engine` makes it) for `model` at
+// `bpw` bits per weight; `qat`: the publisher's quantization-aware-trained release.
+QualityCost quality_cost(const Graph& g, const QualityModel& m, const Record& format, const Record* engine, const ModelSpec* model, double bpw, bool qat);
+
+// Within a family more bits are never worse: raise `q` to `ln_cost` (the estimate of
+// `because`, a format of its family with more bits) when it is below it.
+void raise_to(QualityCost& q, double ln_cost, const std::string& because);
+
+// The candidate is the model as released (or the publisher's QAT release, trained for its
+// format): the reference, whatever the format's family would estimate.
+void mark_as_released(QualityCost& q, const std::string& format_id, bool qat);
 
 // A quantized KV cache adds its own measured cost (`kv_format`'s benchmark rows, at
 // any model): the candidate is no longer the reference, and the statement says so.
 // Nothing changes where the cache's cost is unmeasured (Rule 6 warns instead).
 void add_kv_cache_cost(const Graph& g, const Record& kv_format, QualityCost& q);
 
-// The band a common-scale cost falls in, and the threshold of "broken".
+// The band a cost falls in, and the threshold of "broken"; a band's place, reference 0 to unknown 7.
 std::string quality_band(double cost);
+int quality_band_rank(const std::string& band);
 double broken_threshold();
-// Ranking reads the band first (0 = reference … 6 = broken), then, after the
-// serving path, buckets of the value: costs within a factor of 1.2 are a tie.
-long quality_band_index(const QualityCost& q);
-long quality_bucket(const QualityCost& q);
 
 // Every quality row of the corpus, for docs and tests: format id -> benchmark records.
 std::vector<const Record*> quality_rows(const Graph& g, const std::string& format_id);
+
+// A row's published value as people read it: "KLD 0.028", "PPL +1.2%", "99.6% recovered".
+std::string quality_value_text(const Record& row);
 
 }  // namespace qsel

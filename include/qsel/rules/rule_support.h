@@ -65,6 +65,13 @@ struct CellRead {
 const nlohmann::json* covering_row(const Record& matrix, const Record& target);
 CellRead read_matrix_cells(const Record& matrix, const Record& format, const Record& target, const std::string& engine);
 
+// A candidate fits (comfortably, tight, or partly in system RAM); one with no memory figures counts as fitting.
+bool fits(const Candidate& c);
+// Its estimated quality cost is in the broken range (quality.h).
+bool broken(const Candidate& c);
+// It carries a blocker that no flag condition narrows.
+bool has_blocker(const Candidate& c);
+
 // Does a flag list hold for the query? Unknown flags make it conditional: `condition` names them.
 bool flags_hold(const nlohmann::json& flags, const Query& q, std::string* condition);
 

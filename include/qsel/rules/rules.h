@@ -41,7 +41,10 @@ void apply_releases(Deliberation& d);
 void compute_memory(Deliberation& d);
 void fit_hints(Deliberation& d);    // after ranking: when nothing fits, the --count that would
 void floor_hints(Deliberation& d);  // after ranking: when #1 is broken, what would change it
-void tradeoff_notes(Deliberation& d);  // after ranking: the best full-GPU answer beside the best offload one
+void tradeoff_notes(Deliberation& d);
+void restriction_lead(Deliberation& d);  // after ranking: #1 is no deployment — say so first, and what runs well  // after ranking: the best full-GPU answer beside the best offload one
 void rank_candidates(Deliberation& d);
+// The decision table's step names (docs/ranking.md): part "eligibility" or "tie-breaks".
+std::vector<std::string> ranking_step_names(const std::string& part);
 
 }  // namespace qsel

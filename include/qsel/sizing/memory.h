@@ -39,6 +39,8 @@ struct Memory {
   int parts = 1;             // the tensor-parallel size the engine runs (the query's count, or the largest valid below it)
   std::string margin_source;
   std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
+  int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
+  double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
   std::optional<Placement> placement;  // set when the model runs partly from system RAM
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
   double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)

@@ -1,0 +1,201 @@
+// What must hold of recommend's ranking whatever the question (docs/ranking.md,
+// "Properties checked over the grid"): run over accelerators x models x engine
+// restrictions, with more GPUs, more RAM and a shorter context beside each query.
+// CI checks a fixed sample; QSEL_SWEEP=full (scripts/sweep-properties) every accelerator.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "qsel/core/json_number.h"
+#include "qsel/core/units.h"
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/rules/rule_support.h"
+#include "qsel/rules/rules.h"
+
+using namespace qsel;
+
+namespace {
+
+const std::vector<std::string> kModels = {
+    "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen3-8b", "qwen3-14b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b",
+    "gpt-oss-20b", "gpt-oss-120b", "deepseek-r1", "gemma-3-27b", "gemma-3-12b", "mistral-small-3.2-24b", "mistral-7b", "phi-4",
+    "llama-4-scout", "qwen2.5-72b", "qwen2.5-coder-32b", "mixtral-8x7b", "glm-4.5-air", "llama-3.2-3b"};
+
+bool takes_more_parts(const Record& a) {
+  std::string m = a.str("market");
+  return m == "consumer" || m == "workstation" || m == "datacenter" || m == "cloud";
+}
+
+Query query(const Graph& g, const Record& acc, const std::string& model, const std::vector<std::string>& engines) {
+  Query q;
+  q.accelerator = &acc;
+  q.target = g.find(acc.str("target"));
+  q.model = model_from_record(*g.find(model));
+  q.engines = engines;
+  if (q.model->max_context > 0) q.context = std::min<long>(q.context, q.model->max_context);
+  return q;
+}
+
+std::string who(const Candidate& c) {
+  return fmt::format("{} on {} ({}, {}, {})", c.format->id, c.engine ? c.engine->id : "-", c.path, c.memory ? c.memory->fit : "?",
+                     c.quality.short_text);
+}
+
+bool offloaded(const Candidate& c) { return c.memory && (c.memory->fit == "offload" || c.memory->fit == "slow"); }
+double bits(const Candidate& c) { return number_or(c.format->data, "weight_bits", c.memory ? c.memory->bpw : 0); }
+
+// `b`'s quality is worse than `a`'s by more than the band of their difference.
+bool worse(const QualityModel& m, const Candidate& b, const Candidate& a) {
+  double ca = a.quality.total(), cb = b.quality.total();
+  if (!a.quality.known || !b.quality.known || cb <= ca) return false;
+  if (ca <= 0) return cb > 0;
+  return std::log(cb / ca) > 1.2816 * m.difference_sd(a.quality.estimate, b.quality.estimate) + 1e-9;
+}
+
+bool deployable(const Deliberation& d) {
+  return !d.candidates.empty() && d.deployable && rule_util::fits(d.candidates.front()) && !rule_util::has_blocker(d.candidates.front());
+}
+
+struct Sweep {
+  int queries = 0;
+  std::vector<std::string> violations;
+  std::mutex mutex;
+  void fail(const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    violations.push_back(what);
+  }
+};
+
+// More of a resource never gives a lower-quality #1.
+void more_never_worse(const Graph& g, const Fitted& f, const Query& base, const Deliberation& d, Query more, const std::string& what,
+                      Sweep& s) {
+  if (!deployable(d)) return;
+  Deliberation m = deliberate(g, more, &f);
+  if (!deployable(m)) {
+    s.fail(fmt::format("{}: {} leaves no deployable #1 (was {})", base.accelerator->id, what, who(d.candidates[0])));
+    return;
+  }
+  const Candidate &a = d.candidates[0], &b = m.candidates[0];
+  // A plan partly in system RAM trades quality for speed at the stated price (fit_price.h): more of a
+  // resource can move that trade towards a faster plan, never towards a slower, worse one.
+  auto speed = [](const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0.0; };
+  if (offloaded(a) && (!offloaded(b) || speed(b) > speed(a))) return;
+  // A tight fit that may not load gives way to a comfortable one of a quality inside the tight fit's price.
+  if (a.memory && b.memory && a.memory->fit == "tight" && b.memory->fit == "yes") return;
+  if (worse(*f.quality_model, b, a))
+    s.fail(fmt::format("{} {}: {} gives a worse #1: {} after {}", base.accelerator->id, base.model->id, what, who(b), who(a)));
+}
+
+void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
+  Deliberation d = deliberate(g, q, &f);
+  const auto& cs = d.candidates;
+  std::string where = fmt::format("{} {} {}", q.accelerator->id, q.model->id, q.engines.empty() ? "any" : q.engines[0]);
+  // A family's higher-bit types rank above its lower-bit ones when all fit on the GPU with room
+  // (same engine, path and KV cache; neither the release; both mainline and uncontested).
+  for (std::size_t i = 0; i < cs.size(); ++i)
+    for (std::size_t j = i + 1; j < cs.size(); ++j) {
+      const Candidate &hi = cs[i], &lo = cs[j];
+      if (hi.quality.family.empty() || hi.quality.family != lo.quality.family || hi.engine != lo.engine || hi.path != lo.path) continue;
+      if (!hi.memory || !lo.memory || hi.memory->fit != "yes" || lo.memory->fit != "yes" || hi.memory->kv_dtype != lo.memory->kv_dtype) continue;
+      if (hi.shipped || lo.shipped || hi.contested() || lo.contested() || hi.maturity != lo.maturity) continue;
+      if (rule_util::has_blocker(hi) || rule_util::has_blocker(lo) || (bits(hi) >= 4) != (bits(lo) >= 4)) continue;
+      if (lo.memory->bpw > hi.memory->bpw + 0.05)
+        s.fail(fmt::format("{}: {} ranks above {} of its family with more bits", where, who(hi), who(lo)));
+    }
+  if (deployable(d)) {
+    const Candidate& top = cs[0];
+    // An experimental or emulated path is never #1 while a mainline native or dequant path of equal or more bits fits.
+    if (top.path == "emulated" && !top.shipped)
+      for (const auto& c : cs)
+        if (&c != &top && rule_util::fits(c) && c.maturity == "mainline" && c.path != "emulated" && !c.contested() &&
+            !rule_util::has_blocker(c) && !rule_util::broken(c) && bits(c) >= bits(top)) {
+          s.fail(fmt::format("{}: #1 {} is emulated while {} fits", where, who(top), who(c)));
+          break;
+        }
+    // The shipped format is never out-ranked by a re-quantization or up-cast of it.
+    const Release* primary = q.model->shipped();
+    if (primary && !is_baseline(*g.find(primary->format)))
+      for (const auto& c : cs) {
+        if (!c.shipped || !c.memory || c.memory->fit != "yes" || c.maturity != "mainline" || rule_util::has_blocker(c)) continue;
+        if (!top.shipped) s.fail(fmt::format("{}: #1 {} out-ranks the release {}", where, who(top), who(c)));
+        break;
+      }
+  }
+  // More GPUs, more RAM, a smaller KV cache.
+  if (q.count == 1 && takes_more_parts(*q.accelerator)) {
+    Query more = q;
+    more.count = 2;
+    more_never_worse(g, f, q, d, more, "--count 2", s);
+  }
+  Query ram = q;
+  ram.host.ram_gb = 128 * kGiBInGB;
+  more_never_worse(g, f, q, d, ram, "--ram 128", s);
+  Query shorter = q;
+  shorter.context = q.context / 2;
+  more_never_worse(g, f, q, d, shorter, "half the context", s);
+  // --objective speed never picks a candidate slower than another of its class by more than its step.
+  Query fast = q;
+  fast.objective = "speed";
+  Deliberation sp = deliberate(g, fast, &f);
+  if (deployable(sp)) {
+    const Candidate& top = sp.candidates[0];
+    auto speed = [](const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0.0; };
+    std::string market = q.accelerator->str("market");
+    bool serving = market == "datacenter" || market == "cloud";
+    for (const auto& c : sp.candidates) {
+      if (!rule_util::fits(c) || c.maturity != "mainline" || c.contested() || rule_util::has_blocker(c) || rule_util::broken(c)) continue;
+      if (c.path == "emulated" || (c.memory && c.memory->fit == "slow") || (bits(c) > 0 && bits(c) < 4) || !top.memory) continue;
+      if (serving && c.engine && c.engine->str("role") != "serving") continue;
+      if (speed(c) > speed(top) * 1.05 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
+        s.fail(fmt::format("{}: --objective speed #1 {} at {:.0f} tok/s, {} at {:.0f}", where, who(top), speed(top), who(c), speed(c)));
+        break;
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.queries += 6;
+}
+
+}  // namespace
+
+TEST_CASE("ranking properties: what must hold over accelerators x models x engine restrictions", "[rules][ranking][properties]") {
+  const Graph& g = embedded_graph();
+  Fitted f;
+  {
+    Deliberation warm = deliberate(g, query(g, *g.find("rtx-4090"), "llama-3.1-8b", {}));
+    f.calibration = warm.calibration;
+    f.quality_model = warm.quality_model;
+  }
+  bool full = std::getenv("QSEL_SWEEP") && std::string(std::getenv("QSEL_SWEEP")) == "full";
+  const auto& accelerators = g.of_kind(Kind::Accelerator);
+  std::size_t stride = full ? 1 : 16;  // CI: a fixed sixteenth of the parts, every market among them
+  std::vector<std::pair<const Record*, std::string>> grid;
+  for (std::size_t i = 0; i < accelerators.size(); i += stride)
+    for (std::size_t m = 0; m < kModels.size(); ++m)
+      if (full || (i / stride + m) % 2 == 0) grid.push_back({accelerators[i], kModels[m]});
+  Sweep s;
+  unsigned threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (std::size_t k = t; k < grid.size(); k += threads) {
+        const Record& acc = *grid[k].first;
+        std::vector<std::vector<std::string>> restrictions = {{}, {"llama-cpp"}, {"vllm"}};
+        if (acc.str("vendor") == "apple") restrictions.push_back({"mlx-lm"});
+        for (const auto& engines : restrictions) check_query(g, f, query(g, acc, grid[k].second, engines), s);
+      }
+    });
+  for (auto& th : pool) th.join();
+  if (full || std::getenv("QSEL_SWEEP_REPORT"))
+    std::cout << fmt::format("ranking properties: {} accelerators x {} models, {} deliberations, {} violations\n",
+                             (accelerators.size() + stride - 1) / stride, kModels.size(), s.queries, s.violations.size());
+  for (std::size_t i = 0; i < s.violations.size() && i < 40; ++i) UNSCOPED_INFO(s.violations[i]);
+  CHECK(s.violations.empty());
+  CHECK(s.queries > 500);
+}

@@ -1,0 +1,56 @@
+// restriction_lead (src/rules/restriction.cc): when the best the engines allowed can do is
+// no deployment, the answer says so first and names what runs well.
+#include <catch2/catch.hpp>
+
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/rules/rules.h"
+#include "support/rules_mini.h"
+
+using namespace qsel;
+using qsel::test::mentions;
+
+namespace {
+
+Deliberation ask(const std::string& gpu, const std::string& model, std::vector<std::string> engines) {
+  const Graph& g = embedded_graph();
+  Query q;
+  q.accelerator = g.find(gpu);
+  q.target = g.find(q.accelerator->str("target"));
+  q.model = model_from_record(*g.find(model));
+  q.engines = std::move(engines);
+  return deliberate(g, q);
+}
+
+}  // namespace
+
+TEST_CASE("restriction: vLLM alone serves a 30B MoE on a 16 GB card only through its experimental GGUF path: said first", "[rules][restriction]") {
+  auto d = ask("rtx-5060-ti-16gb", "qwen3-30b-a3b", {"vllm"});
+  CHECK_FALSE(d.deployable);
+  REQUIRE(d.lead.size() >= 2);
+  CHECK(d.lead[0].find("none among the engines asked for (vllm)") == 0);
+  CHECK(d.lead[0].find("experimental") != std::string::npos);
+  CHECK(mentions(d.lead, "what runs well: "));
+  CHECK(mentions(d.lead, "(--engine llama-cpp)"));
+}
+
+TEST_CASE("restriction: a 70B on one 24 GB card in vLLM names llama.cpp and the second GPU vLLM needs", "[rules][restriction]") {
+  auto d = ask("rtx-4090", "llama-3.1-70b", {"vllm"});
+  CHECK_FALSE(d.deployable);
+  CHECK(mentions(d.lead, "--engine llama-cpp"));
+  CHECK(mentions(d.lead, "with --count 2: "));
+}
+
+TEST_CASE("restriction: a laptop is never told to add GPUs", "[rules][restriction]") {
+  auto d = ask("apple-m3-pro-18gb", "qwen3-32b", {"llama-cpp"});
+  CHECK(!mentions(d.lead, "--count"));
+}
+
+TEST_CASE("restriction: a deployment says nothing first and recommend exits 0, none exits 1", "[rules][restriction]") {
+  auto d = ask("rtx-4090", "llama-3.1-8b", {"vllm"});
+  CHECK(d.deployable);
+  CHECK(d.lead.empty());
+  CHECK(test::run_cli({"recommend", "--gpu", "rtx-4090", "--model", "llama-3.1-8b", "--engine", "vllm"}).code == 0);
+  auto none = test::run_cli({"recommend", "--gpu", "rtx-5060-ti-16gb", "--model", "qwen3-30b-a3b", "--engine", "vllm"});
+  CHECK(none.code == 1);
+  CHECK(none.out.find("\nNo deployment none among the engines asked for (vllm)") != std::string::npos);
+}
