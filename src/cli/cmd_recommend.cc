@@ -32,7 +32,7 @@ struct RecommendArgs {
   std::string memory_fraction_text;  // as typed, for the message
   bool count_given = false, vram_given = false, bandwidth_given = false, context_given = false;
   std::vector<std::string> engines, flags;
-  int count = 1, batch = 1, concurrency = 0;
+  int count = 1, batch = 1, concurrency = 0, nodes = 0;
   int top = 8;
   bool portable = false, prefix_caching = false, all = false;
 };
@@ -135,6 +135,13 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   if (a.concurrency != 0 && !(a.concurrency >= 1 && a.concurrency <= 4096))
     throw UsageError(fmt::format("--concurrency: expected sequences served at once from 1 to 4096, got {}", a.concurrency));
   q.concurrency = a.concurrency;
+  if (a.nodes != 0) {
+    if (!(a.nodes >= 1 && a.nodes <= 128))
+      throw UsageError(fmt::format("--nodes: expected a number of nodes from 1 to 128, got {}", a.nodes));
+    if (q.count % a.nodes != 0)
+      throw UsageError(fmt::format("--nodes {}: the {} GPUs must split evenly across the nodes (--count is the total)", a.nodes, q.count));
+    q.nodes = a.nodes;
+  }
   q.spec_decode = a.spec_decode;
   q.prefix_caching = a.prefix_caching;
   q.extra_flags = a.flags;
@@ -155,7 +162,7 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--bandwidth", a.spec.bandwidth_gbs, "Memory bandwidth of a described part, GB/s: 936")
       ->each([&a](const std::string&) { a.bandwidth_given = true; });
   sub.add_option("--target", a.spec.target, "Architecture of a described part: a target id or alias (sm86, gfx1100, apple-m2, \"cc 8.9\")");
-  sub.add_option("--count", a.count, "Number of GPUs (tensor parallel); default 1, or as many identical GPUs as --gpu auto finds")
+  sub.add_option("--count", a.count, "Number of GPUs in all (laid out as the engine allows: tensor, pipeline, expert parallel, replicas); default 1, or as many identical GPUs as --gpu auto finds")
       ->each([&a](const std::string&) { a.count_given = true; });
   sub.add_option("--model-size", a.model_size, "Model size: 70b, 8B, 1.5b, 8x7b, 235b-a22b");
   sub.add_option("--model", a.model, "A model record id (llama-3.1-70b), a Hugging Face repo (Qwen/Qwen3-32B-AWQ[@REV], "
@@ -188,6 +195,9 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--concurrency", a.concurrency,
                  "Sequences of --context a serving engine must hold at once; fewer is a tight fit (default 2 on datacenter and "
                  "cloud parts, 1 elsewhere)");
+  sub.add_option("--nodes", a.nodes,
+                 "Machines the --count GPUs are spread over (--count is the total); default: the part's GPUs per node, else 8 "
+                 "per node. Tensor parallel stays within a node; pipeline stages or replicas go across");
   sub.add_option("--min-tok-s", a.min_tok_s, "Offload plans forecast below this many decode tokens per second rank as slow; default 2");
   sub.add_flag("--portable", a.portable, "Portability matters (Rule 3: open MXFP4 ranks above NVFP4)");
   sub.add_option("--spec-decode", a.spec_decode, "Speculative decoding: none, draft, mtp, ngram; default none")

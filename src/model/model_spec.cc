@@ -139,6 +139,7 @@ ModelSpec model_from_record(const Record& r) {
   if (d.contains("moe")) {
     m.experts = int_field(d["moe"], "experts");
     m.active_experts = int_field(d["moe"], "active_experts");
+    m.expert_ffn = int_field(d["moe"], "expert_intermediate_size");
   }
   m.architecture = d.value("architecture", std::string());
   m.family = d.value("family", std::string());
@@ -195,6 +196,7 @@ ModelSpec model_from_size(const Graph& g, const std::string& raw) {
   m.id.clear();
   m.releases.clear();  // another model's releases say nothing about this one
   double ref_total = m.params_b, ref_active = m.active_params_b;
+  m.expert_ffn = 0;  // the reference's expert width says nothing of this size's
   std::string how;
   if (s.experts > 0 && m.moe() && m.experts == s.experts && ref->data.value("size_class", std::string()).find('x') != std::string::npos) {
     // N experts of an M-class FFN share one attention stack: scale the reference's total and active counts.

@@ -341,7 +341,7 @@ TEST_CASE("recommend e2e: the Rule 5 lever stays inside the GGUF range, nothing 
   json t4 = recommend({"--gpu", "t4", "--model-size", "405b"});
   CHECK(lever(t4).find("not even the smallest GGUF type") != std::string::npos);  // never "--target-bpw 0.23"
   bool hint = false;
-  for (const auto& n : t4["notes"]) hint = hint || n.get<std::string>().find("the smallest tensor-parallel count") != std::string::npos;
+  for (const auto& n : t4["notes"]) hint = hint || n.get<std::string>().find("the smallest GPU count") != std::string::npos;
   CHECK(hint);
   auto r = run_cli({"recommend", "--gpu", "t4", "--model-size", "405b"});
   CHECK(r.code == 1);

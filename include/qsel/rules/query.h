@@ -17,6 +17,7 @@ struct Query {
   std::shared_ptr<const Record> described_part;  // owns `accelerator` when the user (or a driver) described it
   std::string gpu_note;                 // how the --gpu spelling resolved, when it needed saying
   int count = 1;
+  int nodes = 0;                        // --nodes: machines the count spreads over; 0: the part's count_per_node, else 8 a node
   std::optional<ModelSpec> model;       // absent for explain
   std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine
   std::vector<std::string> formats;     // restrict to these format ids; empty = every format
