@@ -61,7 +61,6 @@ int shipped_rank(const Deliberation& d, const Candidate& c) {
 // Decode tok/s the speed steps read: the calibrated forecast, else the ceiling.
 double speed(const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0; }
 
-// Values within 5% of each other share a step: the forecast is not that precise.
 // Forecasts (and footprints) closer than this to the best of their band are ties: the speed
 // model's held-out median error is about this size (docs/performance-model.md).
 constexpr double kObjectiveTie = 0.10;
@@ -259,7 +258,9 @@ void estimate_quality(Deliberation& d, Candidate& c) {
   c.evidence_grade = evidence_grade(d.graph, *c.format);
   bool qat = is_qat_release(d, c);
   c.quality = quality_cost(d.graph, quality_model_of(d), *c.format, c.engine, model, c.memory ? c.memory->bpw : 0, qat);
-  if (c.shipped) mark_as_released(c.quality, c.format->id, qat);  // the model as released is its users' reference
+  // The model as released is its users' reference; a QAT release is the publisher's own 4-bit
+  // file, not the model: it keeps its family's estimate (it loses part of what post-training loses).
+  if (c.shipped) mark_as_released(c.quality, c.format->id, qat);
   if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
   for (const auto& id : c.quality.here) rule_util::add_unique(c.evidence, id);
   if (!c.quality.family.empty()) rule_util::add_unique(c.evidence, c.quality.family);
