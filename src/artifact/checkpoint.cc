@@ -237,6 +237,9 @@ Checkpoint read_checkpoint_tree(const FileTree& t, ReadLimits limits) {
   find_quantization_config(t, c);
   if (t.has("hf_quant_config.json")) c.hf_quant_config = read_json(t, "hf_quant_config.json", "hf_quant_config.json", c);
   Shards index = shards(t, c);
+  if (index.files.size() > limits.shards)
+    throw UsageError(fmt::format("{}: {} shard files; qsel reads at most {}{}", index.index.empty() ? t.root() : index.index, index.files.size(),
+                                 limits.shards, limits.network ? " over the network (a request or two each)" : ""));
   Reading r(limits);
   for (const auto& f : index.files) add_safetensors(*t.open(f), c, r);
   check_index(index, r, c);
