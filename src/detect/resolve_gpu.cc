@@ -113,9 +113,11 @@ GpuArg described_part(const Graph& g, const std::string& query, const GpuSpec& s
 }
 
 GpuArg detected(const Graph& g, const std::string& probe_path) {
-  LocalGpu local = choose_local_gpu(g, probe_gpus(probe_path));
+  Probe p = probe_gpus(probe_path);
+  LocalGpu local = choose_local_gpu(g, p);
   GpuArg arg = local.record ? of_part(g, local.record, local.note) : of_custom(g, *local.custom, local.note);
   arg.count = local.count;
+  arg.host_ram = p.ram;
   return arg;
 }
 
