@@ -141,7 +141,7 @@ void find_quantization_config(const FileTree& t, Checkpoint& c) {
 std::string shard_name(const std::string& index, const std::string& name) {
   if (name.empty() || name.size() > 255 || name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
       name == ".." || name.find('\0') != std::string::npos)
-    throw UsageError(fmt::format("{}: weight_map names \"{}\", which is not a file name in the checkpoint folder", index, name));
+    throw UsageError(fmt::format("{}: weight_map names {}, which is not a file name in the checkpoint folder", index, quote_value(name)));
   return name;
 }
 
@@ -161,7 +161,7 @@ Shards shards(const FileTree& t, Checkpoint& c) {
       throw UsageError(fmt::format("{}: expected a \"weight_map\" object of tensor name to file", t.name(index)));
     std::set<std::string> files;
     for (const auto& [tensor, file] : j["weight_map"].items()) {
-      if (!file.is_string()) throw UsageError(fmt::format("{}: weight_map \"{}\" must name a file", t.name(index), tensor));
+      if (!file.is_string()) throw UsageError(fmt::format("{}: weight_map {} must name a file", t.name(index), quote_value(tensor)));
       files.insert(file.get<std::string>());
       if (files.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} shard files", t.name(index), kMaxShards));
     }

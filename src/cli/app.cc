@@ -83,6 +83,15 @@ int parse_error_lines(CLI::App& app, const CLI::ParseError& e, const std::vector
     return 2;
   }
   std::string what = e.what();
+  // "--kv-cache: foo not in {auto,fp16}" → "--kv-cache: expected one of auto, fp16, got "foo""
+  if (std::size_t colon = what.find(": "), set = what.rfind(" not in {"); colon != std::string::npos && set != std::string::npos &&
+      set > colon && what.back() == '}' && colon < 64) {
+    std::string choices = what.substr(set + 9, what.size() - set - 10);
+    for (std::size_t at = choices.find(','); at != std::string::npos; at = choices.find(',', at + 2)) choices.replace(at, 1, ", ");
+    err << fmt::format("qsel: error: {}: expected one of {}, got {}\n", what.substr(0, colon), printable(choices),
+                       quote_value(what.substr(colon + 2, set - colon - 2)));
+    return 2;
+  }
   // "Could not convert: --top = abc" → "--top: expected a number, got "abc""
   if (what.rfind("Could not convert: ", 0) == 0) {
     std::string rest = what.substr(19);

@@ -257,7 +257,7 @@ std::string printable_lines(std::string_view text) { return escaped(text, true);
 void require_one_of(const std::string& value, const std::vector<std::string>& allowed, const std::string& what) {
   if (allowed.empty() || std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return;
   auto near = nearest(to_lower(value), allowed, 1);
-  throw UsageError(fmt::format("unknown {} \"{}\"; {}", what, value,
+  throw UsageError(fmt::format("unknown {} {}; {}", what, quote_value(value),
                                near.empty() ? fmt::format("use one of {}", fmt::join(allowed, ", "))
                                             : fmt::format("did you mean \"{}\"?", near[0])));
 }

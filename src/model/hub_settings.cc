@@ -33,7 +33,7 @@ long seconds(const char* name, long fallback) {
   bool ok = v.size() <= 6;
   for (char c : v) ok = ok && c >= '0' && c <= '9';
   if (ok) s = std::stol(v);
-  if (!ok || s < 1 || s > 600) throw UsageError(fmt::format("{}=\"{}\": expected whole seconds from 1 to 600", name, v.substr(0, 40)));
+  if (!ok || s < 1 || s > 600) throw UsageError(fmt::format("{}={}: expected whole seconds from 1 to 600", name, quote_value(v)));
   return s;
 }
 
