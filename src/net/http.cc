@@ -317,6 +317,7 @@ HttpResponse http_get(const HttpRequest& request, const HttpOptions& o) {
   check_header_value(shown, "If-None-Match", rq.if_none_match);
   check_header_value(shown, "If-Range", rq.if_range);
   check_header_value(shown, "bearer token", rq.bearer);
+  long waited_ms = 0;  // Retry-After and backoff waits for this one answer
   for (int n = 1;; ++n) {
     long left = ms_left(o);
     if (left <= 0)
@@ -342,11 +343,15 @@ HttpResponse http_get(const HttpRequest& request, const HttpOptions& o) {
       if (wait > o.max_retry_after_s)
         throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s; try again later", shown, r.status, wait));
       long backoff_ms = wait >= 0 ? wait * 1000 : 500L << (n - 1);
+      if (wait >= 0 && waited_ms + backoff_ms > o.max_retry_after_s * 1000)  // three waits of 30 s were 90 s
+        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s more, past the {} s qsel waits for one answer; try again later",
+                                     shown, r.status, wait, o.max_retry_after_s));
       if (backoff_ms >= ms_left(o))
         throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s, past the {}; try again later", shown, r.status,
                                      (backoff_ms + 999) / 1000, time_left_words(o)));
       spdlog::info("http: {} answered {}; retrying in {} ms (attempt {} of {})", shown, r.status, backoff_ms, n + 1, o.attempts);
       std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+      waited_ms += backoff_ms;
       continue;
     }
     if (retryable_error(rc, t) && !last && (500L << (n - 1)) < ms_left(o)) {

@@ -236,7 +236,7 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
     if (r.how == Misbehave::private_repo) return error(401, "RepoNotFound", "Repository not found");
     if (r.how == Misbehave::rate_limited && r.list_requests == 1) return simple(429, {{"Retry-After", "1"}}, "slow down");
     if (r.how == Misbehave::flaky && r.list_requests == 1) return simple(500, {}, "oops");
-    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", "20"}}, "slow down");
+    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", std::to_string(retry_after_s_.load())}}, "slow down");
     if (rev != "main" && rev != r.sha) return error(404, "RevisionNotFound", "Invalid rev id: " + rev);
     std::string etag = r.how == Misbehave::crlf_etag ? "\"" + r.sha + "\rX-Evil: 1\"" : "\"" + r.sha + "\"";
     if (headers.count("if-none-match") && headers.at("if-none-match") == etag) return simple(304, {{"ETag", etag}}, "");
@@ -258,7 +258,7 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
       return headers.count("authorization") ? error(403, "GatedRepo", "Access to model " + repo + " is restricted. You must have access to it.")
                                             : error(401, "GatedRepo", "Cannot access gated repo for url " + target);
     if (r.how == Misbehave::redirect_loop) return simple(302, {{"Location", target}}, "");
-    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", "20"}}, "slow down");
+    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", std::to_string(retry_after_s_.load())}}, "slow down");
     if (!r.files.count(file)) return error(404, "EntryNotFound", "Entry not found");
     // The bytes live on "another host": localhost instead of 127.0.0.1, so a client must drop the token.
     std::string rest = path.substr(seg[0].size() + seg[1].size() + seg[2].size() + seg[3].size() + 4);

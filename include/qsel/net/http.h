@@ -52,7 +52,7 @@ struct HttpOptions {
   long total_timeout_s = 120;   // one attempt
   int max_redirects = 8;
   int attempts = 4;             // 1 + retries on 429, 5xx and a body cut short
-  long max_retry_after_s = 30;  // a longer Retry-After is reported, not waited for
+  long max_retry_after_s = 30;  // Retry-After waits for one answer, all retries together; more is reported, not waited for
   // Every attempt and every wait between them ends by then: a caller asking several
   // things sets one deadline for all of them. deadline_s names it in messages.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
