@@ -148,23 +148,20 @@ std::optional<std::string> HubCache::bytes(const Path& p, std::size_t cap) const
   return text;
 }
 
-std::optional<ListingEntry> HubCache::listing(const Path& p) const {
-  auto text = bytes(p, kMaxListingEntry);
+// An entry read with `parse`; one that is there but not what qsel writes is said once at -v.
+template <typename Entry>
+std::optional<Entry> HubCache::entry(const Path& p, std::size_t cap, std::optional<Entry> (*parse)(std::string_view, std::string*)) const {
+  auto text = bytes(p, cap);
   if (!text) return std::nullopt;
   std::string why;
-  auto e = parse_listing_entry(*text, &why);
+  auto e = parse(*text, &why);
   if (!e) not_used(p, why);
   return e;
 }
 
-std::optional<FileMeta> HubCache::meta(const Path& p) const {
-  auto text = bytes(p, kMaxMetaEntry);
-  if (!text) return std::nullopt;
-  std::string why;
-  auto m = parse_file_meta(*text, &why);
-  if (!m) not_used(p, why);
-  return m;
-}
+std::optional<ListingEntry> HubCache::listing(const Path& p) const { return entry(p, kMaxListingEntry, &parse_listing_entry); }
+
+std::optional<FileMeta> HubCache::meta(const Path& p) const { return entry(p, kMaxMetaEntry, &parse_file_meta); }
 
 void HubCache::put(const Path& p, std::string_view b) const {
   if (!dir_.usable()) return;

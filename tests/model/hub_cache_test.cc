@@ -45,17 +45,25 @@ std::string cache_text(const fs::path& p) { return test::read_text(p); }
 
 void overwrite_entry(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
 
-}  // namespace
-
-TEST_CASE("hub cache: a link planted at any entry is neither written through nor read (C1)", "[model][hub][cache]") {
+// The loopback Hub serving Qwen3-32B-AWQ, and a cache that read every kind of entry from it once.
+struct FilledCache {
   test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d, outside;
-  HubSettings h = test::hub_settings(s, d);
-  {
+  test::TempDir d;
+  HubSettings h;
+  FilledCache() {
+    test::serve_qwen3_32b_awq(s);
+    h = test::hub_settings(s, d);
     Hub hub(h);
     read_every_kind(hub);
   }
+};
+
+}  // namespace
+
+TEST_CASE("hub cache: a link planted at any entry is neither written through nor read (C1)", "[model][hub][cache]") {
+  FilledCache c;
+  HubSettings& h = c.h;
+  test::TempDir outside;
   auto files = cache_entries(h.cache_dir);
   REQUIRE(files.size() >= 5);  // the list, config.json and its meta, the shard's bytes and its meta
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -75,14 +83,9 @@ TEST_CASE("hub cache: a link planted at any entry is neither written through nor
 }
 
 TEST_CASE("hub cache: a linked folder inside the cache cannot take a write outside it (C1)", "[model][hub][cache]") {
-  test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d, outside;
-  HubSettings h = test::hub_settings(s, d);
-  {
-    Hub hub(h);
-    read_every_kind(hub);
-  }
+  FilledCache c;
+  HubSettings& h = c.h;
+  test::TempDir outside;
   // Every folder holding entries becomes a link to an empty folder outside the cache.
   std::set<fs::path> folders;
   for (const auto& f : cache_entries(h.cache_dir)) folders.insert(f.parent_path());
@@ -100,14 +103,9 @@ TEST_CASE("hub cache: a linked folder inside the cache cannot take a write outsi
 }
 
 TEST_CASE("hub cache: offline, a linked entry is a miss, never the linked file's bytes (C1)", "[model][hub][cache]") {
-  test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d, outside;
-  HubSettings h = test::hub_settings(s, d);
-  {
-    Hub hub(h);
-    read_every_kind(hub);
-  }
+  FilledCache c;
+  HubSettings& h = c.h;
+  test::TempDir outside;
   auto secret = outside.write("shadow", "root:SECRET-HASH:19000:0:99999:7:::\n");
   for (const auto& f : cache_entries(h.cache_dir))
     if (cache_text(f).find("qwen3") != std::string::npos) {  // config.json's bytes
@@ -128,14 +126,8 @@ TEST_CASE("hub cache: offline, a linked entry is a miss, never the linked file's
 }
 
 TEST_CASE("hub cache: the folder is created 0700, and one others may write or another user owns is not used", "[model][hub][cache]") {
-  test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d;
-  HubSettings h = test::hub_settings(s, d);
-  {
-    Hub hub(h);
-    read_every_kind(hub);
-  }
+  FilledCache c;
+  HubSettings& h = c.h;
   struct stat st {};
   REQUIRE(::stat(h.cache_dir.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
@@ -145,7 +137,7 @@ TEST_CASE("hub cache: the folder is created 0700, and one others may write or an
   }
 
   test::TempDir w;
-  HubSettings open = test::hub_settings(s, w);
+  HubSettings open = test::hub_settings(c.s, w);
   fs::create_directories(open.cache_dir);
   ::chmod(open.cache_dir.c_str(), 0777);
   std::string why;
@@ -165,20 +157,14 @@ TEST_CASE("hub cache: the folder is created 0700, and one others may write or an
   }
   // A link as the cache folder itself is not followed either.
   test::TempDir l;
-  fs::create_symlink(d.path() / "cache", l.path() / "cache");
+  fs::create_symlink(c.d.path() / "cache", l.path() / "cache");
   CHECK(!HubCache((l.path() / "cache").string(), h.endpoint).enabled(&why));
   CHECK_THAT(why, Contains("a symbolic link"));
 }
 
 TEST_CASE("hub cache: a malformed entry is a miss, repaired, never an internal error (M4)", "[model][hub][cache]") {
-  test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d;
-  HubSettings h = test::hub_settings(s, d);
-  {
-    Hub hub(h);
-    read_every_kind(hub);
-  }
+  FilledCache c;
+  HubSettings& h = c.h;
   const std::vector<std::string> lists = {R"({"fetched": "x", "etag": "", "listing": {}})", R"({"fetched": 1, "etag": 7, "listing": []})",
                                           R"({"fetched": 99999999999, "listing": {"sha": "zz", "siblings": []}})", "[]", "{", ""};
   const std::vector<std::string> metas = {R"({"size": "abc", "complete": true})", R"({"size": -1})", R"({"complete": "yes", "size": 5})",
@@ -197,17 +183,21 @@ TEST_CASE("hub cache: a malformed entry is a miss, repaired, never an internal e
     read_every_kind(repaired);
     CHECK(repaired.requests() == 0);  // every entry written anew
   }
+  // A time in the future is not fresh: a branch's list is asked again.
+  for (const auto& f : cache_entries(h.cache_dir))
+    if (f.filename() == "main.json") {
+      auto j = nlohmann::json::parse(cache_text(f));
+      j["fetched"] = 99999999999LL;
+      overwrite_entry(f, j.dump());
+    }
+  Hub future(h);
+  future.repo(test::kAwqRepo, "main");
+  CHECK(future.requests() == 1);
 }
 
 TEST_CASE("hub cache: http and https, and two path prefixes of one host, never share an entry", "[model][hub][cache]") {
-  test::HubServer s;
-  test::serve_qwen3_32b_awq(s);
-  test::TempDir d;
-  HubSettings h = test::hub_settings(s, d);
-  {
-    Hub hub(h);
-    read_every_kind(hub);
-  }
+  FilledCache c;
+  HubSettings& h = c.h;
   h.offline = true;
   REQUIRE_NOTHROW(Hub(h).repo(test::kAwqRepo, "main"));
   for (std::string other : {"https" + h.endpoint.substr(4), h.endpoint + "/mirror"}) {

@@ -282,6 +282,11 @@ TEST_CASE("hub: a user:password@ endpoint authenticates, and the password is in 
   auto ref = parse_hub_ref(url, "https://huggingface.co");
   REQUIRE(ref);
   CHECK(ref->display().find("hunter2") == std::string::npos);
+  // A Hub URL's credentials are for the host it names: with another endpoint, they go nowhere.
+  auto elsewhere = parse_hub_ref("https://carol:pw@huggingface.co/org/name", s.endpoint());
+  REQUIRE(elsewhere);
+  CHECK(elsewhere->user.empty());
+  CHECK(elsewhere->password.empty());
   ModelFiles g = read_model_files(url, hub_settings(s, d));
   CHECK(g.source.find("hunter2") == std::string::npos);
   CHECK(g.checkpoint.path.find("hunter2") == std::string::npos);

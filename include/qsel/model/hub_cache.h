@@ -77,6 +77,8 @@ class HubCache {
   void not_used(const Path& p, const std::string& why) const;
 
  private:
+  template <typename Entry>
+  std::optional<Entry> entry(const Path& p, std::size_t cap, std::optional<Entry> (*parse)(std::string_view, std::string*)) const;
   PrivateDir dir_;
   std::string endpoint_key_;
 };
