@@ -93,6 +93,13 @@ void kill_what_it_left(pid_t sid, ino_t pipe_inode, bool pipe_held) {
   }
 }
 
+// Whether `pid` has exited, without reaping it: until it is reaped its pid, and so
+// its session's and group's ids, cannot be given to another process.
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 }  // namespace
 
 std::string find_program(const std::string& program, const std::string& path) {
@@ -153,7 +160,6 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
   }
   CommandResult r;
   auto deadline = std::min(Clock::now() + std::chrono::milliseconds(opts.timeout_ms), opts.deadline);
-  int status = 0;
   bool exited = false, at_end = false;
   auto after_exit = Clock::time_point::max();
   char buf[4096];
@@ -164,7 +170,7 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
       break;
     }
     if (now >= after_exit) break;  // the tool is done; whatever still holds its stdout is not it
-    if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+    if (!exited && has_exited(pid)) {
       exited = true;
       after_exit = now + kAfterExit;
     }
@@ -189,20 +195,19 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
   // Its output ended, but it may not: a tool that closes stdout and keeps running
   // gets the rest of the same deadline to exit.
   while (!exited && !r.timed_out && !r.truncated) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) {
+    if (has_exited(pid)) {
       exited = true;
       break;
     }
-    if (w < 0 && errno != EINTR) break;
     if (Clock::now() >= deadline) {
       r.timed_out = true;
       break;
     }
     usleep(5000);
   }
-  kill_what_it_left(pid, pipe_stat.st_ino, !at_end);
-  while (!exited && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  kill_what_it_left(pid, pipe_stat.st_ino, !at_end);  // before the tool is reaped: its ids are still its own
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return r;
