@@ -270,7 +270,7 @@ TEST_CASE("hostile: a server trickling a byte every 0.6 s ends at the stall wind
   CHECK(seconds < 30);  // 120 s a request, ~300 s a command before
 }
 
-TEST_CASE("hostile: a poisoned cache: links, wrong types, an open folder; the command answers (C1, M4)", "[e2e][hostile][hub]") {
+TEST_CASE("hostile: a poisoned cache (links, wrong types, an open folder) and the command still answers (C1, M4)", "[e2e][hostile][hub]") {
   qsel::test::HubServer s;
   qsel::test::serve_qwen3_32b_awq(s);
   qsel::test::TempDir cache, outside;

@@ -27,7 +27,7 @@ unsigned mode_bits(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("private dir: created 0700 with its parents; entries written 0600, folders 0700, read back", "[core][private_dir]") {
+TEST_CASE("private dir: created 0700 with its parents, entries written 0600, folders 0700, read back", "[core][private_dir]") {
   TempDir t;
   fs::path root = t.path() / "a" / "b" / "cache";
   PrivateDir d = PrivateDir::open(root.string());
@@ -47,7 +47,7 @@ TEST_CASE("private dir: created 0700 with its parents; entries written 0600, fol
   CHECK(d.shown({"x", "y"}) == root.string() + "/x/y");
 }
 
-TEST_CASE("private dir: a link at a file is replaced on write and refused on read; its target is untouched", "[core][private_dir]") {
+TEST_CASE("private dir: a link at a file is replaced on write and refused on read, its target untouched", "[core][private_dir]") {
   TempDir t, outside;
   PrivateDir d = PrivateDir::open((t.path() / "c").string());
   std::string why;
@@ -63,7 +63,7 @@ TEST_CASE("private dir: a link at a file is replaced on write and refused on rea
   CHECK(read_text(t.path() / "c" / "f" / "e") == "new");
 }
 
-TEST_CASE("private dir: a linked folder is never entered; a write replaces the link with a folder", "[core][private_dir]") {
+TEST_CASE("private dir: a linked folder is never entered, and a write replaces the link with a folder", "[core][private_dir]") {
   TempDir t, outside;
   PrivateDir d = PrivateDir::open((t.path() / "c").string());
   fs::create_symlink(outside.path(), t.path() / "c" / "f");

@@ -7,7 +7,7 @@
 
 using namespace qsel;
 
-TEST_CASE("url: userinfo is split off; what is shown never holds it", "[net][url]") {
+TEST_CASE("url: userinfo is split off, and what is shown never holds it", "[net][url]") {
   auto u = parse_url("https://alice:s%3Acret@Mirror.Example:8443/hf/?x=1#f");
   REQUIRE(u);
   CHECK(u->scheme == "https");
@@ -24,7 +24,7 @@ TEST_CASE("url: userinfo is split off; what is shown never holds it", "[net][url
   CHECK(redact_url("Qwen/Qwen3-32B-AWQ@main") == "Qwen/Qwen3-32B-AWQ@main");  // not a URL at all: unchanged
 }
 
-TEST_CASE("url: the scheme is case-insensitive; only http and https are URLs here", "[net][url]") {
+TEST_CASE("url: the scheme is case-insensitive, and only http and https are URLs here", "[net][url]") {
   CHECK(url_host("HTTP://HuggingFace.CO/a") == "huggingface.co");  // issue 41: an upper-case scheme was refused
   CHECK(url_host("HTTPS://hf.co:443") == "hf.co");
   CHECK(url_host("https://User@HuggingFace.co/a/b") == "huggingface.co");
