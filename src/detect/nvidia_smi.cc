@@ -1,6 +1,7 @@
 // nvidia-smi output: the CSV of --query-gpu, and the plain table older drivers
 // (without the compute_cap field) fall back to. A GPU comes only from a line of
-// exactly the shape nvidia-smi prints, every field it names well-formed; output
+// exactly the shape nvidia-smi prints, every field it names well-formed (a table
+// row needs its Bus-Id and persistence mode too); output
 // that is mostly something else (500 KB of random bytes once read as four GPUs)
 // is not read at all.
 #include <algorithm>
@@ -150,8 +151,6 @@ bool bus_field(std::string_view f) {
 std::vector<ReportedGpu> parse_nvidia_smi_table(std::string_view text) {
   std::vector<ReportedGpu> out;
   auto ls = lines(text);
-  bool banner = std::any_of(ls.begin(), ls.end(), [](std::string_view l) { return l.find("NVIDIA-SMI ") != std::string_view::npos; });
-  if (!banner) return out;  // not nvidia-smi's table
   for (std::size_t i = 0; i < ls.size(); ++i) {
     auto fields = split(ls[i], '|');
     if (fields.size() < 5 || !fields[0].empty() || !bus_field(fields[2])) continue;
