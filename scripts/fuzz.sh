@@ -78,8 +78,10 @@ for url in 'https://alice:s%3Acret@Mirror.Example:8443/hf/?x=1#f' 'HTTP://Huggin
            'https://huggingface.co/org/name/resolve/main/x.gguf' 'ftp://x/y' 'https://:@/'; do
   printf '%s' "$url" > "$seeds/url/url-$n"; n=$((n + 1))
 done
-# What the machine's tools print (first byte: 0 nvidia-smi CSV, 1 its table, 2 amd-smi, 3 rocm-smi, 4 sysctl + system_profiler, 5 meminfo, 6 sysctl hw.memsize).
+# What the machine's tools print (first byte: 0 nvidia-smi CSV, 1 its table, 2 amd-smi, 3 rocm-smi, 4 sysctl + system_profiler,
+# 5 meminfo, 6 sysctl hw.memsize; +128: the GPUs read are matched to the corpus too).
 { printf '\000'; printf 'NVIDIA GeForce RTX 3090, 24576 MiB, 8.6\nNVIDIA H100 80GB HBM3, 81559, 9.0\n'; } > "$seeds/detect/nvidia-csv"
+{ printf '\200'; printf 'NVIDIA GeForce RTX 3090, 24576 MiB, 8.6\nNVIDIA H100 80GB HBM3, 81559, 9.0\n'; } > "$seeds/detect/nvidia-csv-matched"
 { printf '\000'; cat tests/fixtures/detect/nvidia-smi/titan-v-rtx-5880-ada-query.csv.txt; } > "$seeds/detect/nvidia-csv-header"
 for f in tests/fixtures/detect/nvidia-smi/*-x*.txt; do { printf '\001'; cat "$f"; } > "$seeds/detect/nvidia-$(basename "$f")"; done
 for f in tests/fixtures/detect/amd-smi/*; do { printf '\002'; cat "$f"; } > "$seeds/detect/amd-$(basename "$f")"; done
