@@ -48,13 +48,17 @@ TEST_CASE("http: the bearer token goes to the Hub host only, never to the file h
   HttpRequest rq;
   rq.url = resolve_url(s, test::kAwqRepo, "config.json");
   rq.bearer = "hf_secret";
-  CHECK(http_get(rq, quick()).status == 200);
+  HttpResponse r = http_get(rq, quick());
+  CHECK(r.status == 200);
   auto log = s.log();
   REQUIRE(log.size() == 2);
   CHECK(log[0].find("/resolve/") != std::string::npos);
   CHECK(log[0].find("(token)") != std::string::npos);
   CHECK(log[1].find("/cdn/") != std::string::npos);
   CHECK(log[1].find("(token)") == std::string::npos);
+  // The file host is localhost: another host, and an internal address. Followed, as docs/reliability.md states.
+  CHECK(r.url.rfind("http://localhost:", 0) == 0);
+  CHECK(test::read_text(test::source_dir() + "/docs/reliability.md").find("Redirects to internal addresses are followed") != std::string::npos);
 }
 
 TEST_CASE("http: 429 with Retry-After and a 500 are retried, the second answer is used", "[net]") {
@@ -122,6 +126,17 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The message of the error http_get must throw.
+std::string http_error(const HttpRequest& rq, const HttpOptions& o) {
+  try {
+    http_get(rq, o);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  FAIL("no error");
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("http: a trickle of one byte every 0.6 s ends at the stall window (it took 120 s a request)", "[net][slow]") {
@@ -168,22 +183,14 @@ TEST_CASE("http: a header flood and an HTTP/0.9 answer say what they are, and ar
   test::serve_misbehaving(s);
   HttpRequest rq;
   rq.url = resolve_url(s, "test/header-flood", "config.json");
-  try {
-    http_get(rq, quick());
-    FAIL("no error");
-  } catch (const UsageError& e) {
-    CHECK_THAT(e.what(), Contains("more header bytes than qsel reads"));
-    CHECK_THAT(e.what(), !Contains("Failure when receiving") && !Contains("Out of memory"));
-  }
+  std::string flood = http_error(rq, quick());
+  CHECK_THAT(flood, Contains("more header bytes than qsel reads"));
+  CHECK_THAT(flood, !Contains("Failure when receiving") && !Contains("Out of memory"));
   CHECK(s.requests() == 2);  // the redirect and one answer: a flood is not retried
   rq.url = resolve_url(s, "test/http09", "config.json");
-  try {
-    http_get(rq, quick());
-    FAIL("no error");
-  } catch (const UsageError& e) {
-    CHECK_THAT(e.what(), Contains("no HTTP status line"));
-    CHECK_THAT(e.what(), !Contains("Unsupported protocol"));
-  }
+  std::string http09 = http_error(rq, quick());
+  CHECK_THAT(http09, Contains("no HTTP status line"));
+  CHECK_THAT(http09, !Contains("Unsupported protocol"));
 }
 
 TEST_CASE("http: credentials beside the URL authenticate the first host only, and are never in the URL", "[net]") {
@@ -221,4 +228,18 @@ TEST_CASE("http: a validator holding a line break is never sent as a header", "[
   auto h = s.request_headers();
   REQUIRE(h.size() == 2);
   CHECK(h[1]["if-range"] == "\"y\"");
+}
+
+TEST_CASE("http: Retry-After waits for one answer add up to 30 s at most (three waits of 30 s were 90 s)", "[net][slow]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  s.set_retry_after(1);
+  HttpOptions o = quick();
+  o.max_retry_after_s = 2;  // the same rule as 30 s, at the scale of a test
+  HttpRequest rq;
+  rq.url = s.endpoint() + "/api/models/test/storm/revision/main";
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(http_get(rq, o), Contains("HTTP 429: the server asks to retry after 1 s more, past the 2 s qsel waits for one answer"));
+  CHECK(seconds_since(t0) < 8);
+  CHECK(s.requests() == 3);  // two waits of 1 s, then the third 429 is the answer
 }
