@@ -159,7 +159,8 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
     return std::nullopt;
   }
   CommandResult r;
-  auto deadline = std::min(Clock::now() + std::chrono::milliseconds(opts.timeout_ms), opts.deadline);
+  auto started = Clock::now();
+  auto deadline = std::min(started + std::chrono::milliseconds(opts.timeout_ms), opts.deadline);
   bool exited = false, at_end = false;
   auto after_exit = Clock::time_point::max();
   char buf[4096];
@@ -205,6 +206,8 @@ std::optional<CommandResult> run_command(const std::vector<std::string>& argv, c
     }
     usleep(5000);
   }
+  // The time it had, not the time the clean-up below takes on a loaded machine.
+  r.seconds = std::chrono::duration<double>((r.timed_out ? deadline : Clock::now()) - started).count();
   kill_what_it_left(pid, pipe_stat.st_ino, !at_end);  // before the tool is reaped: its ids are still its own
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

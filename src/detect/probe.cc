@@ -35,7 +35,7 @@ Run run(const std::vector<std::string>& argv, const CommandOptions& o) {
   // millisecond ends a hair before the deadline).
   if (o.deadline - start < std::chrono::milliseconds(50)) return {true, std::nullopt};
   Run r{false, run_command(argv, o)};
-  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.seconds = r.result ? r.result->seconds : std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }
 
