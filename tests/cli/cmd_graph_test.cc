@@ -166,7 +166,7 @@ TEST_CASE("cmd_graph: bad input exits 2 with one line", "[cli][graph]") {
   struct Case { std::vector<std::string> args; std::string err; };
   std::vector<Case> cases = {
       {{"graph", "--depth", "2"}, "qsel: error: --depth needs --around ID\n"},
-      {{"graph", "--around", "fmt-x", "--depth", "-1"}, "qsel: error: --depth must be 0 or more, got -1\n"},
+      {{"graph", "--around", "fmt-x", "--depth", "-1"}, "qsel: error: --depth: expected a number of hops from 0 to 1000, got \"-1\"\n"},
       {{"graph", "--around", "fmt-q"}, "qsel: error: unknown record \"fmt-q\"; did you mean \"fmt-x\", \"fmt-y\", \"fmt-z\"?\n"},
       {{"--format", "csv", "graph"}, "qsel: error: `qsel graph` does not support --format csv; use text, json, dot, mermaid\n"},
   };

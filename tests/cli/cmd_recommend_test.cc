@@ -181,7 +181,7 @@ TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recomme
   CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b\n");
   auto count = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--count", "0"});
   CHECK(count.code == 2);
-  CHECK(count.err == "qsel: error: --count must be at least 1, got 0\n");
+  CHECK(count.err == "qsel: error: --count: expected a number of GPUs from 1 to 1024, got \"0\"\n");
   qsel::test::TempDir dir;
   auto cfg = dir.write("config.json", "{\"num_hidden_layers\": 2,,}");
   auto bad = run_cli({"recommend", "--gpu", "h100", "--model-config", cfg.string()});
