@@ -147,6 +147,7 @@ const std::vector<Step>& tie_break_steps() {
       {"the rules' preference (Rule 3: NVFP4 before MXFP4 on Blackwell)", [](const Context&, const Candidate& c) -> long { return c.rank_tier; }},
       {"a serving engine, then a local runner, then a library", [](const Context&, const Candidate& c) -> long { return role_rank(c); }},
       {"a published checkpoint (the publisher's own first)", [](const Context&, const Candidate& c) -> long { return release_rank(c); }},
+      {"the engine's first-choice kernel before its fallback", [](const Context&, const Candidate& c) -> long { return c.fallback_kernel; }},
       {"objective speed: the faster decode forecast",
        [](const Context& x, const Candidate& c) -> long { return x.d.query.objective == "speed" && speed(c) > 0 ? -std::lround(speed(c) * 100) : 0; }},
       {"the lower estimate with the price of its fit (within a family: more bits)",
