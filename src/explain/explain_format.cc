@@ -66,6 +66,16 @@ ojson engine_lines(const Deliberation& d, const Record& f) {
     out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
                    {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}});
   }
+  if (f.str("regime") == "kv-cache") {  // no weight candidate: the engines that store their cache in it here
+    std::string path = verdict_for(d, f).value;
+    for (const Record* e : d.graph.of_kind(Kind::Engine)) {
+      if (!d.query.engines.empty() && !rule_util::contains(d.query.engines, e->id)) continue;
+      if (!rule_util::engine_runs_on(*e, *d.query.target) || !rule_util::contains(served_formats(*e), f.id)) continue;
+      out.push_back({{"engine", e->id}, {"kernel", ojson()}, {"path", path},
+                     {"why", ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id, e->id)})},
+                     {"contested", false}, {"read_at", freshness_of(e->data).newest}});
+    }
+  }
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())
       out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},

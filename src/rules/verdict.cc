@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rule_support.h"
+#include "qsel/rules/rules.h"
 
 namespace qsel {
 namespace {
@@ -30,6 +31,31 @@ std::string path_line(const Candidate& c) {
   return fmt::format("{} picks {} ({} path)", c.engine->id, c.kernel ? c.kernel->id : "an unrecorded kernel", c.path);
 }
 
+// A KV-cache format is no weight candidate: the engines that run here and store their cache in
+// it say the verdict, as Rule 6 offers it to their candidates in recommend.
+Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
+  Verdict v;
+  for (const Record* e : d.graph.of_kind(Kind::Engine)) {
+    if (!d.query.engines.empty() && !contains(d.query.engines, e->id)) continue;
+    if (!rule_util::engine_runs_on(*e, *d.query.target) || !contains(served_formats(*e), f.id)) continue;
+    v.reasons.push_back(fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates)", e->id, f.id, e->id));
+  }
+  if (v.reasons.empty()) {
+    v.value = "unknown";
+    v.reasons.push_back(fmt::format("no engine record that runs on {} stores its KV cache as {}", d.query.target->id, f.id));
+    return v;
+  }
+  const auto parts = parts_of(d);
+  const auto listed_emulated = f.strings("/emulated_support");
+  bool emulated = std::any_of(parts.begin(), parts.end(), [&](const Record* a) { return contains(listed_emulated, a->id); });
+  v.value = listed_native(d, f) ? "native" : emulated ? "emulated" : "dequant";
+  if (v.value != "native")
+    v.reasons.push_back(fmt::format("{} does not list this part in native_support: the cache is stored in {} bits and widened "
+                                    "in the attention kernel",
+                                    f.id, f.data.value("kv_bits", 0)));
+  return v;
+}
+
 }  // namespace
 
 std::vector<const Record*> parts_of(const Deliberation& d) {
@@ -41,6 +67,7 @@ std::vector<const Record*> parts_of(const Deliberation& d) {
 }
 
 Verdict verdict_for(const Deliberation& d, const Record& f) {
+  if (f.str("regime") == "kv-cache") return kv_cache_verdict(d, f);
   Verdict v;
   auto cands = candidates_of(d, f);
   for (const Candidate* c : cands) v.reasons.push_back(path_line(*c));

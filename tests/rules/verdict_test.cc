@@ -105,3 +105,38 @@ TEST_CASE("verdict: list, graph, explain and recommend give one verdict for ever
   CHECK(rows > 500 / kPartStride);
   CHECK(edges > 100 / kPartStride);
 }
+
+TEST_CASE("verdict: a KV-cache format is judged by the engines that store their cache in it here, as recommend offers it",
+          "[rules][verdict]") {
+  const Graph& g = embedded_graph();
+  auto judge = [&](const std::string& part) {
+    Query q;
+    q.accelerator = g.find(part);
+    q.target = g.find(q.accelerator->str("target"));
+    q.formats = {"fp8-kv"};
+    return verdict_for(deliberate(g, q), *g.find("fp8-kv"));
+  };
+  auto says = [](const Verdict& v, const std::string& text) {
+    return std::any_of(v.reasons.begin(), v.reasons.end(), [&](const std::string& r) { return r.find(text) != std::string::npos; });
+  };
+  Verdict h100 = judge("h100-sxm");
+  CHECK(h100.value == "native");
+  CHECK(says(h100, "vllm stores its KV cache as fp8-kv here"));
+  Verdict a100 = judge("a100-80gb-sxm4");  // listed in emulated_support: stored in 8 bits, widened in attention
+  CHECK(a100.value == "emulated");
+  CHECK(says(a100, "widened in the attention kernel"));
+  Verdict mac = judge("apple-m3-max");  // no engine that runs on Apple silicon stores an FP8 cache
+  CHECK(mac.value == "unknown");
+  CHECK(says(mac, "no engine record that runs on apple-m3 stores its KV cache as fp8-kv"));
+  // What recommend sizes with: a vLLM candidate on H100 asked for an FP8 cache carries it.
+  Query r;
+  r.accelerator = g.find("h100-sxm");
+  r.target = g.find("sm90");
+  r.engines = {"vllm"};
+  r.kv_cache = "fp8";
+  r.model = model_from_size(g, "8b");
+  Deliberation d = deliberate(g, r);
+  REQUIRE(!d.candidates.empty());
+  INFO(d.candidates.front().memory->kv_dtype);
+  CHECK(d.candidates.front().memory->kv_dtype.find("fp8") != std::string::npos);
+}
