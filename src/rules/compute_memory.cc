@@ -208,6 +208,7 @@ void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
                                   "requests are shorter (the engine pages its cache and preempts when the pool fills)",
                                   d.query.context, per_replica, d.query.batch));
   int want = d.query.serving_concurrency();
+  if (d.query.concurrency > 0 || d.query.batch > 1) m.capacity_asked = want;
   if (m.sequences >= want) return;
   m.capacity_short = 1.0 - static_cast<double>(m.sequences) / want;
   if (m.fit == "yes") m.fit = "tight";

@@ -28,7 +28,12 @@ double tight_cost(const Memory& m) {
   double share = m.margin_gb > 0 ? (m.total_gb - room) / m.margin_gb : 1;
   if (!m.setting.empty()) share = std::max(share, 0.5);
   share = std::max(share, m.capacity_short);  // a serving fit short of the concurrency asked for
-  return kTightCost * std::clamp(share, 0.1, 1.0);
+  double cost = kTightCost * std::clamp(share, 0.1, 1.0);
+  // Sequences the user asked to serve at once that the KV pool cannot hold are throughput lost:
+  // each halving of what runs at once costs what a halving of decode speed costs an offload plan.
+  if (m.capacity_asked > 1 && m.sequences < m.capacity_asked)
+    cost += kHalvingCost * std::log2(m.capacity_asked / std::max(0.5, static_cast<double>(m.sequences)));
+  return cost;
 }
 
 double gpu_reference_tok_s(const std::vector<Candidate>& candidates) {

@@ -65,3 +65,20 @@ TEST_CASE("fit_price: the reference is the fastest non-broken fit on the GPU, at
   CHECK(gpu_reference_tok_s({with(on_gpu(8, 25, 1, 90), 0.6)}) == Approx(10));
   CHECK(gpu_reference_tok_s({}) == Approx(10));
 }
+
+TEST_CASE("fit_price: sequences asked for at once that the KV pool cannot hold cost per halving, none as half a sequence", "[rules][fit_price]") {
+  Memory held = on_gpu(60, 75, 2, 30);
+  held.fit = "tight";
+  held.capacity_asked = 32;
+  held.sequences = 8;
+  held.capacity_short = 1 - 8.0 / 32;
+  CHECK(tight_cost(held) == Approx(0.05 * 0.75 + 0.02 * 2));
+  Memory none = held;
+  none.sequences = 0;
+  none.capacity_short = 1;
+  CHECK(tight_cost(none) == Approx(0.05 + 0.02 * 6));
+  // The default concurrency (nothing asked) prices only the tight share.
+  Memory unasked = none;
+  unasked.capacity_asked = 0;
+  CHECK(tight_cost(unasked) == Approx(0.05));
+}
