@@ -78,6 +78,7 @@ void count_config_params(const json& d, const Located& at, ModelSpec& m) {
   s.intermediate = first_of(d, at, {"intermediate_size"});
   s.expert_intermediate = first_of(d, at, {"moe_intermediate_size"});
   if (s.expert_intermediate == 0) s.expert_intermediate = s.intermediate;
+  if (m.moe() && s.expert_intermediate > 0 && s.expert_intermediate < 1e7) m.expert_ffn = static_cast<int>(s.expert_intermediate);
   s.dense_layers = m.moe() ? std::min<long>(integer(d, at, "first_k_dense_replace", false, 0), m.layers) : m.layers;
   s.shared_experts = first_of(d, at, {"n_shared_experts", "num_shared_experts"});
   s.shared_intermediate = first_of(d, at, {"shared_expert_intermediate_size"});
