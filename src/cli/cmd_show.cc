@@ -76,6 +76,14 @@ ojson show_json(const Graph& g, const Record& r, const std::string& query, const
   if (res.how != Resolution::How::Id || !res.ambiguous.empty())
     out["resolved"] = {{"query", query}, {"how", res.how == Resolution::How::Family ? "family" : "alias"},
                        {"note", resolution_note(query, res)}};
+  out["review"] = {{"status", r.str("status")}, {"confidence", r.data.value("confidence", nlohmann::json())},
+                   {"last_review", r.data.contains("last_review") ? ojson(r.str("last_review")) : ojson()}};
+  if (r.kind == Kind::Benchmark) out["review"]["grade"] = r.str("grade");
+  out["census_notes"] = ojson::array();
+  for (const auto& s : r.data.value("sources", nlohmann::json::array()))
+    if (is_census_note(s))
+      out["census_notes"].push_back({{"note", s.value("title", std::string()).substr(0, 6) + " " + s.value("section", std::string())},
+                                     {"claims", s.value("quote", std::string())}});
   if (holds_engine_facts(r.kind)) {
     Freshness f = freshness_of(r.data);
     out["read_at"] = {{"oldest", f.oldest}, {"newest", f.newest}, {"dated_sources", f.dated}, {"undated_code_citations", f.undated_code}};

@@ -74,6 +74,8 @@ int tier_rank(std::string_view tier) {
   return -1;
 }
 
+bool is_census_note(const json& source) { return source.is_object() && read_citation(source).tier == "census"; }
+
 bool is_commit(std::string_view s) {
   return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
 }

@@ -1,4 +1,5 @@
 // explain FORMAT --on TARGET: every record's say about the pair, then the verdict.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "qsel/sizing/memory.h"
 #include "qsel/rules/gotchas.h"
 #include "qsel/rules/rules.h"
+#include "qsel/rules/rests_on.h"
 #include "qsel/rules/verdict.h"
 #include "qsel/rules/rule_support.h"
 
@@ -43,6 +45,7 @@ ojson contested_claims(const Deliberation& d, const Record& f) {
     const json& src = e.value("source", json::object());
     std::string title = src.value("title", std::string());
     if (src.contains("section")) title += " " + src["section"].get<std::string>();
+    if (is_census_note(src)) title = std::string(kCensusNotes) + " " + src.value("section", std::string());
     ojson c = {{"field", e.value("field", std::string())}, {"source", title}, {"tier", e.value("tier", std::string())},
                {"record_tier", e.value("record_tier", std::string())}, {"record_source", e.value("record_source", std::string())}};
     if (e.contains("parts")) {
@@ -216,6 +219,17 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   if (runs && (f.data.contains("preferred_over") || f.data.value("portable", false))) rule_util::add_unique(rules, "rule-3");
   std::sort(rules.begin(), rules.end());
   j["rules"] = rules;
+  // What the verdict rests on: the records behind the first way to run the format here.
+  RestsOn on;
+  if (auto c = std::find_if(d.candidates.begin(), d.candidates.end(), [&](const Candidate& x) { return x.format == &f; });
+      c != d.candidates.end()) {
+    on = rests_on(d, *c);
+  } else {
+    std::vector<std::string> ids = {f.id, t.id};
+    for (const auto& cell : j["matrix_cells"]) ids.push_back(cell["matrix"].get<std::string>());
+    on = rests_on_records(g, ids);
+  }
+  j["rests_on"] = {{"records", on.records}, {"draft", on.draft}, {"unverified", on.unverified}, {"statement", on.statement}};
   return j;
 }
 

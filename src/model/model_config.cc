@@ -9,6 +9,7 @@
 
 #include "qsel/artifact/binary_file.h"
 #include "qsel/core/errors.h"
+#include "qsel/core/param_count.h"
 #include "qsel/core/text.h"
 #include "qsel/model/model_spec.h"
 #include "qsel/model/shape_limits.h"
@@ -65,45 +66,42 @@ std::string string_field(const json& d, const char* key) {
   return d.contains(key) && d[key].is_string() ? d[key].get<std::string>() : "";
 }
 
-double attention_params(const json& d, const Located& at, const ModelSpec& m) {
-  if (m.attention == "mla") {
-    double nope = integer(d, at, "qk_nope_head_dim", false, 128), v = integer(d, at, "v_head_dim", false, 128),
-           q_lora = integer(d, at, "q_lora_rank", false, 0);
-    // In double throughout: hidden 1048576 x (rank 4096 + rope 64) overflowed int (UBSan).
-    const double hidden = m.hidden, heads = m.heads, rank = m.kv_lora_rank, rope = m.rope_dim;
-    double qdim = heads * (nope + rope);
-    double q = q_lora > 0 ? hidden * q_lora + q_lora * qdim : hidden * qdim;
-    return q + hidden * (rank + rope) + rank * heads * (nope + v) + heads * v * hidden;
-  }
-  double qo = 2.0 * m.hidden * m.heads * m.head_dim;
-  return qo + 2.0 * m.hidden * m.kv_heads * m.head_dim;
-}
-
-void count_params(const json& d, const Located& at, ModelSpec& m) {
-  double inter = first_of(d, at, {"intermediate_size"});
-  double moe_inter = first_of(d, at, {"moe_intermediate_size"});
-  if (moe_inter == 0) moe_inter = inter;
-  if (m.moe() && moe_inter > 0 && moe_inter < 1e7) m.expert_ffn = static_cast<int>(moe_inter);
-  long dense_layers = m.moe() ? std::min<long>(integer(d, at, "first_k_dense_replace", false, 0), m.layers) : m.layers;
-  double shared = first_of(d, at, {"n_shared_experts", "num_shared_experts"});
-  double shared_inter = first_of(d, at, {"shared_expert_intermediate_size"});
+void count_config_params(const json& d, const Located& at, ModelSpec& m) {
+  DecoderShape s;
+  s.layers = m.layers;
+  s.hidden = m.hidden;
+  s.heads = m.heads;
+  s.kv_heads = m.kv_heads;
+  s.head_dim = m.head_dim;
+  s.vocab = static_cast<double>(m.vocab);
+  s.tied_embeddings = m.tied_embeddings;
+  s.intermediate = first_of(d, at, {"intermediate_size"});
+  s.expert_intermediate = first_of(d, at, {"moe_intermediate_size"});
+  if (s.expert_intermediate == 0) s.expert_intermediate = s.intermediate;
+  if (m.moe() && s.expert_intermediate > 0 && s.expert_intermediate < 1e7) m.expert_ffn = static_cast<int>(s.expert_intermediate);
+  s.dense_layers = m.moe() ? std::min<long>(integer(d, at, "first_k_dense_replace", false, 0), m.layers) : m.layers;
+  s.shared_experts = first_of(d, at, {"n_shared_experts", "num_shared_experts"});
+  s.shared_intermediate = first_of(d, at, {"shared_expert_intermediate_size"});
   bool llama4 = string_field(d, "model_type").rfind("llama4", 0) == 0;
-  if (llama4 && shared == 0) shared = 1;  // Llama 4 MoE layers always carry one shared expert (no config field)
+  if (llama4 && s.shared_experts == 0) s.shared_experts = 1;  // Llama 4 MoE layers always carry one shared expert (no config field)
   if (llama4) {
     long step = integer(d, at, "interleave_moe_layer_step", false, 1);
-    dense_layers = step > 1 ? m.layers - m.layers / step : 0;
-    inter = first_of(d, at, {"intermediate_size_mlp"}) > 0 && dense_layers > 0 ? first_of(d, at, {"intermediate_size_mlp"}) : inter;
+    s.dense_layers = step > 1 ? m.layers - m.layers / step : 0;
+    if (first_of(d, at, {"intermediate_size_mlp"}) > 0 && s.dense_layers > 0) s.intermediate = first_of(d, at, {"intermediate_size_mlp"});
   }
-  double attn = attention_params(d, at, m) * m.layers;
-  double dense_mlp = 3.0 * m.hidden * inter * dense_layers;
-  double expert = 3.0 * m.hidden * moe_inter;
-  long moe_layers = m.layers - dense_layers;
-  double shared_params = shared_inter > 0 ? 3.0 * m.hidden * shared_inter : shared * expert;  // per MoE layer
-  double all_experts = (m.experts * expert + shared_params) * moe_layers;
-  double active_experts = (m.active_experts * expert + shared_params) * moe_layers;
-  double emb = m.embedding_params_b() * 1e9;
-  m.params_b = (attn + dense_mlp + all_experts + emb) / 1e9;
-  m.active_params_b = m.moe() ? (attn + dense_mlp + active_experts + emb) / 1e9 : m.params_b;
+  s.experts = m.experts;
+  s.active_experts = m.active_experts;
+  if (m.attention == "mla") {
+    s.mla = true;
+    s.kv_lora_rank = m.kv_lora_rank;
+    s.rope_dim = m.rope_dim;
+    s.nope_dim = integer(d, at, "qk_nope_head_dim", false, 128);
+    s.v_head_dim = integer(d, at, "v_head_dim", false, 128);
+    s.q_lora_rank = integer(d, at, "q_lora_rank", false, 0);
+  }
+  ParamCount c = count_params(s);
+  m.params_b = c.total / 1e9;
+  m.active_params_b = m.moe() ? c.active / 1e9 : m.params_b;
   m.notes.push_back(fmt::format("parameter count derived from {} ({:.2f}B; norms and biases ignored)", at.path, m.params_b));
 }
 
@@ -205,7 +203,7 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
   m.max_context = integer(d, at, "max_position_embeddings", false, 0);
   sliding_window(d, at, m);
   chunked_attention(d, at, m);
-  count_params(d, at, m);
+  count_config_params(d, at, m);
   std::string name = string_field(d, "_name_or_path");
   std::string size = m.params_b >= 1 ? fmt::format("{:.1f}B", m.params_b) : fmt::format("{:.0f}M", m.params_b * 1000);
   m.description = fmt::format("{} {} from {}{} ({} layers, {})", size, m.moe() ? "MoE" : "dense", path,

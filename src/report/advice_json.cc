@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/report/json_contract.h"
+#include "qsel/rules/rests_on.h"
 
 namespace qsel {
 
@@ -142,7 +143,12 @@ ojson recommend_json(const Deliberation& d) {
   j["deployable"] = d.deployable;
   j["lead"] = d.lead;
   j["candidates"] = ojson::array();
-  for (std::size_t i = 0; i < d.candidates.size(); ++i) j["candidates"].push_back(candidate_json(d.candidates[i], i + 1));
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+    ojson c = candidate_json(d.candidates[i], i + 1);
+    RestsOn on = rests_on(d, d.candidates[i]);
+    c["rests_on"] = {{"records", on.records}, {"draft", on.draft}, {"unverified", on.unverified}, {"statement", on.statement}};
+    j["candidates"].push_back(std::move(c));
+  }
   j["excluded"] = ojson::array();
   for (const auto& e : d.excluded)
     j["excluded"].push_back({{"format", e.format.empty() ? ojson() : ojson(e.format)}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/citation.h"
+
 #include "qsel/core/text.h"
 #include "qsel/report/browse_report.h"
 #include "qsel/report/render.h"
@@ -211,7 +213,35 @@ std::string render_show(const ojson& r, const Style& st) {
                : fmt::format("  engine facts read at {} … {} ({} dated source(s){}); qsel lint --stale-after 12 lists the old ones\n",
                              a["oldest"].get<std::string>(), a["newest"].get<std::string>(), a["dated_sources"].get<int>(), undated);
   }
-  out += "\n" + render_fields(r["record"], st);
+  if (r.contains("review")) {
+    const auto& v = r["review"];
+    std::string last = v["last_review"].is_string() ? "last review " + v["last_review"].get<std::string>() : "no review recorded";
+    std::string confidence = v["confidence"].is_number() ? fmt::format(", confidence {}", v["confidence"].dump()) : "";
+    out += fmt::format("  status {}{}, {}\n", v["status"].get<std::string>() == "reviewed" ? st.green("reviewed") : st.yellow("draft"),
+                       confidence, last);
+    if (v.value("grade", std::string()) == "unverified")
+      out += "  " + st.yellow("unverified") +
+             ": no source a reader can open holds this figure; it is shown, and kept out of the speed calibration\n";
+  }
+  // The record as written, but the two design notes are not references a reader can follow:
+  // they are listed apart, as census notes, with what they claim.
+  ojson record = r["record"];
+  if (record.contains("sources") && record["sources"].is_array()) {
+    ojson kept = ojson::array();
+    for (const auto& s : record["sources"])
+      if (!is_census_note(nlohmann::json::parse(s.dump()))) kept.push_back(s);
+    record["sources"] = kept;
+    if (kept.empty()) record.erase("sources");
+  }
+  out += "\n" + render_fields(record, st);
+  if (r.contains("census_notes") && !r["census_notes"].empty()) {
+    out += "\n" + st.bold("Census notes (not public)") + "\n";
+    for (const auto& n : r["census_notes"]) {
+      std::string claims = n["claims"].get<std::string>();
+      out += wrap(claims.empty() ? n["note"].get<std::string>() + " (no quote recorded)" : n["note"].get<std::string>() + " claims: " + claims,
+                  st.width, "  - ", "    ");
+    }
+  }
   auto edges = [&](const char* key, const char* title) {
     if (!r.contains(key) || r[key].empty()) return;
     out += "\n" + st.bold(title) + "\n";

@@ -90,7 +90,7 @@ std::string format_on(const ojson& j, const Style& st) {
     if (!dates.empty()) add_row(t, "read at", fmt::format("engine facts up to {} (newest dated source per engine)", fmt::join(dates, ", ")));
   }
   for (const auto& k : j["kernel_constraints"]) add_row(t, "kernel records", fmt::format("{}: {}", k["kernel"].get<std::string>(), k["says"].get<std::string>()));
-  for (const auto& c : j["conflicts"]) add_row(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved (doc 23 §8)");
+  for (const auto& c : j["conflicts"]) add_row(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved: the records disagree, and both sides are kept");
   std::map<std::string, std::vector<std::string>> missing;
   for (const auto& m : j["also_missing"]) missing[m["engine"]].push_back(m["column"]);
   for (const auto& [engine, cols] : missing) add_row(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
@@ -114,6 +114,7 @@ std::string format_on(const ojson& j, const Style& st) {
   for (const auto& g : j["gotchas"]) add_row(t, "gotcha", warning_text(g, st));
   for (const auto& u : j["unknowns"]) add_row(t, "unknown", u.get<std::string>());
   add_row(t, "rules", j["rules"].empty() ? "-" : join(j["rules"]));
+  if (j.contains("rests_on")) add_row(t, "rests on", "the first way to run it here " + j["rests_on"]["statement"].get<std::string>());
   return out + "\n" + t.render(2, false);
 }
 

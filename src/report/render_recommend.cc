@@ -373,6 +373,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     if (cands[0].value("setting", ojson()).is_string())
       why.push_back("needs " + cands[0]["setting"].get<std::string>() + " to fit");
     if (!cands[0]["evidence"].empty()) why.push_back(fmt::format("[{}]", fmt::join(strings(cands[0]["evidence"]), ", ")));
+    if (cands[0].contains("rests_on")) why.push_back("#1 " + cands[0]["rests_on"]["statement"].get<std::string>());
     out += section("Why #1", why, st);
   }
   if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);

@@ -32,7 +32,7 @@ constexpr double kLineageSd = 0.7;        // how far one model lineage sits from
 constexpr double kModelSd = 0.3;          // one model from its lineage
 constexpr double kFormatSd = 0.3;         // one format from its family's line, on every model
 constexpr double kPairSd = 0.3;           // one format on one model, beyond that
-constexpr Prior kKappa = {std::log(40.0), 1.0};  // accuracy points lost per nat of KLD
+const Prior kKappa = {std::log(40.0), 1.0};  // accuracy points lost per nat of KLD
 constexpr double kLogitSd = 0.15;         // a KLD or PPL table's own noise (ln units)
 constexpr double kTaskSd = 2.0;           // one task's recovery noise (points); a mean of n: / sqrt(n)
 

@@ -243,7 +243,7 @@ std::string evidence_grade(const Graph& g, const Record& f) {
   for (const Record* b : quality_rows(g, f.id))
     if (!rule_util::contains(f.strings("/quality_delta"), b->id)) counts[rule_util::grade_rank(b->str("grade"))]++;
   if (counts.empty()) return "none recorded";
-  static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "ungraded"};
+  static const char* names[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "unverified", "ungraded"};
   return fmt::format("{} ({})", names[counts.begin()->first], counts.begin()->second);
 }
 

@@ -11,10 +11,10 @@ using nlohmann::json;
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 int grade_rank(const std::string& grade) {
-  static const char* order[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal"};
-  for (int i = 0; i < 5; ++i)
+  static const char* order[] = {"controlled", "paper", "vendor-claim", "derived", "anecdotal", "unverified"};
+  for (int i = 0; i < 6; ++i)
     if (grade == order[i]) return i;
-  return 5;
+  return 6;
 }
 
 void add_unique(std::vector<std::string>& v, const std::string& s) {

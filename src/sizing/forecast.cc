@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -26,10 +27,12 @@ constexpr int kMinRows = 3;
 
 std::string backend_of(const Record& target) { return target.str("platform"); }
 
-std::vector<SpeedRow> speed_rows(const Graph& g) {
+std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
   std::vector<SpeedRow> out;
   for (const Record* b : g.of_kind(Kind::Benchmark)) {
     if (!b->data.contains("speed")) continue;
+    bool unverified = b->str("grade") == "unverified";
+    if (unverified && !with_unverified) continue;
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
     const Record* a = g.find(b->str("accelerator"));
@@ -44,6 +47,7 @@ std::vector<SpeedRow> speed_rows(const Graph& g) {
     double bytes = weights * share;  // the KV read of a 128-token run is noise next to the weights
     SpeedRow r;
     r.record = b;
+    r.unverified = unverified;
     r.engine = b->str("engine");
     r.backend = s.value("backend", "");
     if (r.backend.empty() && a)
@@ -90,6 +94,45 @@ Efficiency Calibration::for_engine(const std::string& engine, const std::string&
       return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : "")};
   }
   return {};
+}
+
+std::vector<GroupFit> calibration_groups(const std::vector<SpeedRow>& rows) {
+  std::map<std::pair<std::string, std::string>, std::vector<double>> groups;
+  for (const auto& r : rows)
+    if (!r.offload) groups[{r.engine, r.backend}].push_back(r.ratio());
+  std::vector<GroupFit> out;
+  for (auto& [key, v] : groups) {
+    std::sort(v.begin(), v.end());
+    out.push_back({key.first, key.second, static_cast<int>(v.size()), median(v), v.front(), v.back()});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const GroupFit& a, const GroupFit& b) { return a.rows > b.rows; });
+  return out;
+}
+
+std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows) {
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {  // leave one out: fit on every other row, predict this one
+    const SpeedRow& r = rows[i];
+    std::vector<SpeedRow> train;
+    train.reserve(rows.size());
+    for (std::size_t j = 0; j < rows.size(); ++j)
+      if (j != i) train.push_back(rows[j]);
+    Efficiency e = Calibration(train).for_engine(r.engine, r.backend, r.offload);
+    if (e.value <= 0) continue;
+    double forecast = std::fabs(r.ceiling_tok_s * e.value - r.measured_tok_s) / r.measured_tok_s;
+    double ceiling = std::fabs(r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
+    for (const auto& key : {std::pair(r.engine, r.backend + (r.offload ? ", offload" : "")), std::pair(std::string(), std::string())}) {
+      errors[key].first.push_back(forecast);
+      errors[key].second.push_back(ceiling);
+    }
+  }
+  std::vector<HeldOutGroup> out;
+  for (const auto& [key, e] : errors)
+    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(e.first.size()), median(e.first), median(e.second)});
+  std::stable_sort(out.begin(), out.end(), [](const HeldOutGroup& a, const HeldOutGroup& b) { return a.rows > b.rows; });
+  if (auto all = errors.find({}); all != errors.end())
+    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
+  return out;
 }
 
 }  // namespace qsel

@@ -79,3 +79,19 @@ TEST_CASE("cmd_show: unknown ids exit 2 with a suggestion", "[cli][show]") {
   CHECK(r.out.empty());
   CHECK(r.err == "qsel: error: unknown record \"fmt-q\"; did you mean \"fmt-x\", \"fmt-y\", \"fmt-z\"?\n");
 }
+
+TEST_CASE("cmd_show: a record's status and last review, and the census notes listed apart with what they claim", "[cli][show]") {
+  auto j = json::parse(run_cli({"--format", "json", "show", "nvfp4"}).out);
+  REQUIRE(j.contains("review"));
+  CHECK(j["review"]["status"].is_string());
+  CHECK(j["review"].contains("last_review"));
+  REQUIRE(!j["census_notes"].empty());  // the record cites the design notes
+  for (const auto& n : j["census_notes"]) CHECK(n.contains("claims"));
+  auto text = run_cli({"--no-color", "show", "nvfp4"}).out;
+  CHECK(text.find("\n  status ") != std::string::npos);
+  CHECK(text.find("\nCensus notes (not public)\n") != std::string::npos);
+  // The notes are not among the record's sources a reader is sent to.
+  std::string fields = text.substr(0, text.find("\nCensus notes (not public)"));
+  CHECK(fields.find("\n  sources:\n") != std::string::npos);
+  CHECK(fields.find("\n    - title: doc 04") == std::string::npos);
+}

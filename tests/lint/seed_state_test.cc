@@ -18,7 +18,10 @@ const std::vector<std::pair<std::string, std::string>> kFixed = {
 }  // namespace
 
 TEST_CASE("seed state: the dangling format_ids, the seven wrong group sizes and the contested values", "[lint][seed]") {
-  auto r = run_cli({"lint", "--no-color", kSeed});
+  // The seed's three benchmark rows cite only the design notes (QS043) and its llama-2-7b carries the
+  // nominal 7 B (QS041, 6.74 B counted): later rules report those. This fixture documents the seed's
+  // own mistakes, so those rules are left out here.
+  auto r = run_cli({"lint", "--no-color", "--ignore", "QS041,QS043", kSeed});
   CHECK(r.code == 1);
   CHECK(r.err.empty());
   std::string p = std::string(kSeed) + "/";
@@ -136,7 +139,7 @@ TEST_CASE("seed state: --diff shows the edit, --fix on a copy changes only the s
 
   TempDir d;
   fs::copy(source_dir() + "/" + kSeed, d.path(), fs::copy_options::recursive);
-  auto fixed = run_cli({"lint", "--fix", "--no-color", d.path().string()});
+  auto fixed = run_cli({"lint", "--fix", "--no-color", "--ignore", "QS041,QS043", d.path().string()});
   CHECK(fixed.err == "qsel: fixed 7 finding(s) in 7 file(s)\n");
   CHECK(fixed.code == 1);  // the dangling format_ids remain: repointing a benchmark is a judgement, not a mechanical fix
   CHECK(fixed.out.find("[QS004") == std::string::npos);

@@ -2,6 +2,7 @@
 // in schemas/output/ over a spread of queries.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include "qsel/loader/schema_set.h"
@@ -50,4 +51,22 @@ TEST_CASE("advice_json: explain FORMAT --on matches schemas/output/explain-forma
 TEST_CASE("advice_json: the contract schema rejects output that breaks it", "[rules][contract]") {
   json bad = {{"accelerator", {{"id", "x"}}}, {"candidates", json::array({{{"path", "teleported"}}})}};
   CHECK(!advice_violations("recommend.schema.json", bad).empty());
+}
+
+TEST_CASE("advice_json: every candidate says what it rests on, and the text says it for #1", "[rules][contract]") {
+  auto j = json::parse(run_cli({"--format", "json", "recommend", "--gpu", "h100", "--model-size", "70b"}).out);
+  REQUIRE(!j["candidates"].empty());
+  for (const auto& c : j["candidates"]) {
+    const json& on = c["rests_on"];
+    CHECK(on["records"].size() >= on["draft"].size());
+    CHECK(on["statement"].get<std::string>().rfind("rests on ", 0) == 0);
+  }
+  // The #1's format and engine are among the records it rests on.
+  const json& top = j["candidates"][0];
+  auto records = top["rests_on"]["records"];
+  CHECK(std::find(records.begin(), records.end(), top["format"]) != records.end());
+  auto text = run_cli({"--no-color", "recommend", "--gpu", "h100", "--model-size", "70b"}).out;
+  CHECK(text.find("#1 rests on ") != std::string::npos);
+  auto e = json::parse(run_cli({"--format", "json", "explain", "awq", "--on", "h100"}).out);
+  CHECK(e["rests_on"]["statement"].get<std::string>().rfind("rests on ", 0) == 0);
 }

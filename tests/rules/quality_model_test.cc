@@ -26,8 +26,14 @@ const QualityModel& fitted() {
 TEST_CASE("quality model: the fit reads every quality row and converges to a slope near a bit's worth", "[rules][quality-model]") {
   const QualityModel& m = fitted();
   CHECK(m.fit().converged);
-  CHECK(m.skipped().empty());
-  CHECK(m.rows().size() >= 150);
+  // Only rows filed under a format no quality family describes stay out — a toolkit's
+  // checkpoints (a per-channel INT4 compressed-tensors row is not GPTQ's group 128: QS044).
+  for (const auto& s : m.skipped()) {
+    INFO(s);
+    CHECK(s.find(": no quality family covers ") != std::string::npos);
+  }
+  CHECK(m.skipped().size() <= 4);
+  CHECK(m.rows().size() >= 145);
   CHECK(!m.fit().covariance.empty());
   // Each extra bit cuts the cost by e^slope: between 2x and 6x (quantization error variance falls ~4x per bit).
   CHECK(m.slope() > std::log(2.0));

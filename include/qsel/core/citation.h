@@ -32,6 +32,11 @@ struct Citation {
 // Reads one source object (title, url, repo, path, commit, date, tier ...).
 Citation read_citation(const nlohmann::json& source);
 
+// One of the two design notes (doc 04, doc 23): census notes no user can open. They
+// are shown as "census notes (not public)" with what they claim, never as a reference.
+bool is_census_note(const nlohmann::json& source);
+inline constexpr const char* kCensusNotes = "census notes (not public)";
+
 // True for 40 lower-case hex digits.
 bool is_commit(std::string_view s);
 

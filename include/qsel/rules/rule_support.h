@@ -41,7 +41,8 @@ struct Maturity {
 // mainline 0, plugin 1, unlisted 2, experimental 3, deprecated 4 (unknown levels last).
 int maturity_rank(const std::string& level);
 // An evidence grade's place, best first: controlled 0, paper 1, vendor-claim 2,
-// derived 3, anecdotal 4; anything else (ungraded) 5.
+// derived 3, anecdotal 4, unverified 5 (no source a reader can open holds it);
+// anything else (ungraded) 6.
 int grade_rank(const std::string& grade);
 // `accelerator` (may be null) is matched against entries that name markets.
 Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator);

@@ -20,12 +20,15 @@ struct SpeedRow {
   double measured_tok_s = 0;
   double ceiling_tok_s = 0;     // bandwidth / bytes read per token (split between GPU and RAM when offloaded)
   bool offload = false;         // part of the model ran from system RAM
+  bool unverified = false;      // graded unverified: no attributable source; kept out of the calibration
   double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
 };
 
 // Every decode row the corpus's speed records give a ceiling for (rows without an
 // accelerator bandwidth or a model size are left out, and said so by the caller).
-std::vector<SpeedRow> speed_rows(const Graph& g);
+// Rows graded `unverified` — read from no source a reader can open — calibrate
+// nothing until they are traced: they come back only when asked for.
+std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified = false);
 
 struct Efficiency {
   double value = 0;   // median measured / ceiling
@@ -43,6 +46,24 @@ class Calibration {
  private:
   std::map<std::string, std::vector<double>> groups_;
 };
+
+// What docs/performance-model.md reports (tests/sizing/forecast_test.cc checks it):
+// per engine and backend, the full-GPU rows' median measured / ceiling and range, and
+// the error on each row when every other row is fitted (leave one out).
+struct GroupFit {
+  std::string engine, backend;
+  int rows = 0;
+  double median = 0, low = 0, high = 0;
+};
+std::vector<GroupFit> calibration_groups(const std::vector<SpeedRow>& rows);
+
+struct HeldOutGroup {
+  std::string engine, backend;  // "" and "" for every row together
+  int rows = 0;                // rows predicted
+  double forecast_error = 0;  // median |forecast - measured| / measured
+  double ceiling_error = 0;   // the same for the ceiling alone
+};
+std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows);  // per group, then "all" last
 
 // The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
 std::string backend_of(const Record& target);

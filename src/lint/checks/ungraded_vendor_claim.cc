@@ -79,7 +79,7 @@ std::vector<std::pair<const char*, std::string_view>> texts(const Record& r) {
 
 void check_record(CheckContext& c, const Record& r) {
   std::string grade = r.str("grade");
-  if (grade == "vendor-claim") return;
+  if (grade == "vendor-claim" || grade == "unverified") return;  // unverified: already marked as not to be trusted
   for (const auto& [where, text] : texts(r)) {
     std::string phrase = vendor_phrase(text);
     if (phrase.empty()) continue;

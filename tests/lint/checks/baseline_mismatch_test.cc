@@ -35,3 +35,28 @@ TEST_CASE("QS026 baseline-mismatch is clean on the same metric and model", "[lin
   d.write("benchmarks/v.yaml", baseline_bench("v", "accuracy", "baseline: {value: 82.36, label: BF16}\n"));
   CHECK(lint_code(d.path(), "QS026").empty());
 }
+
+TEST_CASE("QS026 baseline-mismatch fires on an inline baseline of another kind of metric", "[lint][QS026]") {
+  TempDir d;
+  d.write("benchmarks/kld.yaml", baseline_bench("kld", "KL divergence vs FP16",
+                                                "baseline:\n  value: 6.23316\n  label: FP16 perplexity (f16 row of the same table)\n"));
+  d.write("benchmarks/ppl.yaml", baseline_bench("ppl", "wikitext-2 perplexity", "baseline:\n  value: 78.2\n  label: BF16 accuracy on MMLU\n"));
+  d.write("benchmarks/q.yaml", baseline_bench("q", "mean score",
+                                              "quality: {metric: kld, value: 0.03, reference: f16}\nbaseline: {value: 0.5, label: f16 itself}\n"));
+  auto f = lint_code(d.path(), "QS026");
+  REQUIRE(f.size() == 3);
+  CHECK(where(f[0], d.path()) == "benchmarks/kld.yaml:8:10: baseline value 6.23316 is not 0, but the benchmark measures a KL divergence "
+                                 "from the reference: its baseline is the reference against itself, 0");
+  CHECK(where(f[1], d.path()) == "benchmarks/ppl.yaml:9:10: baseline label names an accuracy, but the benchmark measures a perplexity");
+  CHECK(where(f[2], d.path()) == "benchmarks/q.yaml:8:19: baseline value 0.5 is not 0, but the benchmark measures a KL divergence from "
+                                 "the reference: its baseline is the reference against itself, 0");
+}
+
+TEST_CASE("QS026 baseline-mismatch is clean on an inline baseline of the same kind, and a divergence from itself", "[lint][QS026]") {
+  TempDir d;
+  d.write("benchmarks/kld.yaml", baseline_bench("kld", "KL divergence vs FP16",
+                                                "baseline:\n  value: 0\n  label: the f16 model against itself\n"));
+  d.write("benchmarks/ppl.yaml", baseline_bench("ppl", "wikitext-2 perplexity", "baseline: {value: 6.2332, label: FP16 perplexity}\n"));
+  d.write("benchmarks/acc.yaml", baseline_bench("acc", "GSM8K accuracy", "baseline: {value: 82.36, label: BF16 run}\n"));
+  CHECK(lint_code(d.path(), "QS026").empty());
+}
