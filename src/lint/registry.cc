@@ -19,7 +19,7 @@ const std::vector<Check>& checks() {
       severity_exceeds_evidence(),  malformed_log_pattern(),      name_collision(),
       missing_native_part(),        unpinned_code_citation(),     quote_commit_conflict(),
       fp64_rate_mismatch(),         contested_outranks_record(),  stale_engine_fact(),
-      release_url_mismatch(),       duplicate_release_repo(),
+      release_url_mismatch(),       duplicate_release_repo(),     unknown_command_flag(),
   };
   return table;
 }

@@ -36,6 +36,7 @@ Check contested_outranks_record();     // QS037
 Check stale_engine_fact();             // QS038
 Check release_url_mismatch();          // QS039
 Check duplicate_release_repo();        // QS040
+Check unknown_command_flag();          // QS045
 
 // QS001, QS002, QS006-QS011, QS013, QS014: reported by the loader.
 const std::vector<RuleInfo>& loader_rules();
