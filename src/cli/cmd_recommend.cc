@@ -25,7 +25,11 @@ struct RecommendArgs {
   std::string gpu, model_size, model, model_config, kv_cache = "auto", spec_decode = "none", context = "8192";
   std::string objective = "quality";
   std::string headroom;
-  double ram_gb = 0, ram_bandwidth = 0, min_tok_s = 2;
+  double ram_bandwidth = 0, min_tok_s = 2;
+  std::string ram_text;        // --ram as typed: checked here (CLI11 reads "" and "0" as 0, the default)
+  bool ram_given = false;
+  std::string vram_free_text;  // --vram-free GiB free per GPU, as typed
+  bool vram_free_given = false;
   double memory_fraction = 0;
   GpuSpec spec;
   bool memory_fraction_given = false;
@@ -51,6 +55,22 @@ long parse_context(const std::string& text) {
   long value = std::stol(text.substr(0, digits));  // at most 10 digits: fits
   if (value <= 0 || value > kMax / scale) throw fail();
   return value * scale;
+}
+
+// A GiB figure given on the command line: a finite number in [lo, hi]; anything else (empty, "0", "abc") is a
+// usage error naming the flag.
+double parse_gib(const char* flag, const std::string& text, double lo, double hi, const char* what) {
+  auto fail = [&] { return UsageError(fmt::format("{}: expected {} from {:g} to {:g}, got {}", flag, what, lo, hi, quote_value(text))); };
+  if (text.empty() || text.size() > 32) throw fail();
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw fail();
+  }
+  if (used != text.size() || !std::isfinite(v) || v < lo || v > hi) throw fail();
+  return v;
 }
 
 // "--headroom 2" (GB per part), "2gb", "10%": checked, in range; writes one of the two.
@@ -94,6 +114,18 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   q.accelerator = gpu.accelerator;
   q.target = gpu.target;
   q.described_part = gpu.owned;
+  if (a.vram_free_given || gpu.free_gib >= 0.5) {  // size from what is free, not the card's nominal memory (docs/placement.md)
+    double cap_gib = capacity_gb(*gpu.accelerator) / kGiBInGB;
+    double free_gib = a.vram_free_given ? parse_gib("--vram-free", a.vram_free_text, 0.5, cap_gib > 0 ? cap_gib : 100000, "GiB free per GPU")
+                                        : cap_gib > 0 ? std::min(gpu.free_gib, cap_gib) : gpu.free_gib;
+    auto r = std::make_shared<Record>(*gpu.accelerator);
+    r->data["gpu_free_gb"] = free_gib * kGiBInGB;
+    r->data["gpu_free_given"] = true;
+    r->data["gpu_free_note"] = a.vram_free_given ? fmt::format("--vram-free {:g} GiB: as given", free_gib)
+                                                 : fmt::format("{:.1f} GiB free as --gpu auto read it (nvidia-smi memory.free; --vram-free to override)", free_gib);
+    q.described_part = r;
+    q.accelerator = r.get();
+  }
   q.gpu_note = gpu.note;
   q.count = a.count * gpu.devices;
   if (gpu.count > 0 && !a.count_given) q.count = gpu.count;
@@ -111,19 +143,18 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
     throw UsageError(fmt::format("--memory-fraction must be a number in (0, 1], got {}", quote_value(a.memory_fraction_text)));
   q.memory_fraction = a.memory_fraction;
   if (!a.headroom.empty()) parse_headroom(a.headroom, q);
-  if (a.ram_gb != 0 || a.ram_bandwidth != 0) {
-    if (a.ram_gb != 0 && !(a.ram_gb >= 1 && a.ram_gb <= 65536))
-      throw UsageError(fmt::format("--ram: expected GiB of system RAM from 1 to 65536, got {:g}", a.ram_gb));
+  double ram_gb = a.ram_given ? parse_gib("--ram", a.ram_text, 1, 65536, "GiB of system RAM") : 0;
+  if (ram_gb != 0 || a.ram_bandwidth != 0) {
     if (a.ram_bandwidth != 0 && !(a.ram_bandwidth >= 1 && a.ram_bandwidth <= 100000))
       throw UsageError(fmt::format("--ram-bandwidth: expected GB/s from 1 to 100000, got {:g}", a.ram_bandwidth));
     Host h = default_host();
-    if (a.ram_gb != 0) h.ram_gb = a.ram_gb * kGiBInGB;  // as sold: binary
+    if (ram_gb != 0) h.ram_gb = ram_gb * kGiBInGB;  // as sold: binary
     if (a.ram_bandwidth != 0) h.ram_bandwidth_gbs = a.ram_bandwidth;
-    h.source = fmt::format("{:g} GiB ({:.1f} GB) of RAM ({}) at {:g} GB/s ({})", h.ram_gb / kGiBInGB, h.ram_gb, a.ram_gb != 0 ? "--ram" : "default",
+    h.source = fmt::format("{:g} GiB ({:.1f} GB) of RAM ({}) at {:g} GB/s ({})", h.ram_gb / kGiBInGB, h.ram_gb, ram_gb != 0 ? "--ram" : "default",
                            h.ram_bandwidth_gbs, a.ram_bandwidth != 0 ? "--ram-bandwidth" : "default: dual-channel DDR5-5600");
     q.host = h;
   }
-  if (a.ram_gb == 0 && to_lower(a.gpu) == "auto")
+  if (ram_gb == 0 && to_lower(a.gpu) == "auto")
     if (auto ram = detect_installed_ram()) {
       q.host.ram_gb = ram->gb;
       q.host.source = fmt::format("{:.0f} GB of RAM (detected: {}) at {:g} GB/s ({})", ram->gb, ram->source, q.host.ram_bandwidth_gbs,
@@ -188,8 +219,13 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
   sub.add_option("--headroom", a.headroom,
                  "Memory a fit must leave free per GPU: GB (2) or a percent of the part (10%); default: the engine's own "
                  "fitting margin, else 1 GiB (llama.cpp's --fit-target). Inside it a fit is \"tight\"");
-  sub.add_option("--ram", a.ram_gb, "System RAM in GiB, the unit it is sold in (a \"64 GB\" machine: 64), for plans that keep part of the "
-                                    "model there (llama.cpp -ngl, --n-cpu-moe); default 32, or what --gpu auto reads");
+  sub.add_option("--ram", a.ram_text, "System RAM in GiB, the unit it is sold in (a \"64 GB\" machine: 64), for plans that keep part of the "
+                                    "model there (llama.cpp -ngl, --n-cpu-moe); at least 1; default 32, or what --gpu auto reads")
+      ->each([&a](const std::string&) { a.ram_given = true; });
+  sub.add_option("--vram-free", a.vram_free_text,
+                 "GiB free on each GPU before the model loads (what nvidia-smi shows free; a desktop keeps part of a card): plans "
+                 "are sized from it instead of the card's nominal memory; --gpu auto reads it")
+      ->each([&a](const std::string&) { a.vram_free_given = true; });
   sub.add_option("--ram-bandwidth", a.ram_bandwidth, "System RAM bandwidth in GB/s (dual-channel DDR4-3200: 51.2, DDR5-5600: 89.6; "
                                                       "default 89.6)");
   sub.add_option("--concurrency", a.concurrency,

@@ -116,6 +116,7 @@ GpuArg detected(const Graph& g, const std::string& probe_path) {
   LocalGpu local = choose_local_gpu(g, probe_gpus(probe_path));
   GpuArg arg = local.record ? of_part(g, local.record, local.note) : of_custom(g, *local.custom, local.note);
   arg.count = local.count;
+  arg.free_gib = local.free_mib / 1024;
   return arg;
 }
 
