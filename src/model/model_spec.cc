@@ -195,10 +195,9 @@ ModelSpec model_from_size(const Graph& g, const std::string& raw) {
       }
   SizeSpec s = parse_size(size);
   if (s.total <= 0 || s.total > 100000)
-    throw UsageError(fmt::format("cannot read model size \"{}\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b",
-                                 raw.size() > 40 ? raw.substr(0, 40) + "…" : raw));
+    throw UsageError(fmt::format("cannot read model size {}; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b", quote_value(raw)));
   const Record* ref = nearest_reference(g, s);
-  if (!ref) throw UsageError(fmt::format("no reference model in the corpus to size \"{}\" against; use --model-config", raw));
+  if (!ref) throw UsageError(fmt::format("no reference model in the corpus to size {} against; use --model-config", quote_value(raw)));
   ModelSpec m = model_from_record(*ref);
   m.origin = "reference";
   m.id.clear();

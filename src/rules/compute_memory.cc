@@ -27,6 +27,9 @@ double kv_bytes(const std::string& kv_cache) {
   return 2.0;
 }
 
+// A serving engine (continuous batching over a paged KV cache).
+bool paged(const Candidate& c) { return c.engine && c.engine->str("role") == "serving"; }
+
 // The precision a path computes in, to read the part's dense TFLOPS.
 std::string compute_precision(const Candidate& c) {
   if (c.path == "native" && !is_baseline(*c.format)) {
@@ -47,7 +50,7 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
 void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   const Record& a = *d.query.accelerator;
   const ModelSpec& model = *d.query.model;
-  int batch = d.query.batch;
+  int batch = m.running;
   // Tensor parallelism reads each GPU's share at once; pipeline stages and a layer split (llama.cpp's
   // -sm layer) pass each token through their GPUs in turn, so only the TP size multiplies.
   int tp = m.layout.layer_split ? 1 : m.layout.tp;
@@ -182,20 +185,31 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
 
 // A serving engine's fit holds how many sequences of the query's context: the KV room (what the
 // budget leaves beside the weights, less the margin) over one sequence's cache. Fewer than the
-// concurrency asked for (--concurrency; 2 on datacenter parts) is a tight fit, whatever the margin.
+// concurrency asked for (--concurrency, else --batch, at least 2 on datacenter parts) is a tight fit,
+// whatever the margin. The engine pages its cache: the batch runs as far as the pool holds it, and
+// the KV cache sized is what those sequences hold at the end of the context.
 void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
-  if (!m.fits || !c.engine || c.engine->str("role") != "serving" || m.kv_gb <= 0 || d.query.batch <= 0) return;
-  double per_sequence = m.kv_gb / d.query.batch;
+  if (!m.fits || !paged(c) || m.kv_gb <= 0) return;
+  double per_sequence = m.kv_gb;  // one sequence of the context (size_layout)
   double room = m.budget_gb - m.weights_gb - m.margin_gb;
   int count = m.parts * m.layout.dp;
-  m.sequences = static_cast<int>(std::max(0.0, std::floor(room / per_sequence))) * m.layout.dp;
+  int per_replica = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
+  m.sequences = per_replica * m.layout.dp;
+  m.running = std::clamp(d.query.batch, 1, std::max(1, per_replica));
+  m.kv_gb = per_sequence * m.running;
+  m.total_gb = m.weights_gb + m.kv_gb;
+  if (m.running < d.query.batch)
+    m.notes.push_back(fmt::format("at {} tokens each, the KV pool holds {} of the {} sequences of --batch; more run at once when "
+                                  "requests are shorter (the engine pages its cache and preempts when the pool fills)",
+                                  d.query.context, per_replica, d.query.batch));
   int want = d.query.serving_concurrency();
   if (m.sequences >= want) return;
   m.capacity_short = 1.0 - static_cast<double>(m.sequences) / want;
   if (m.fit == "yes") m.fit = "tight";
-  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} (--concurrency {}{}): a tight fit for serving",
-                                m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s", want,
-                                d.query.concurrency > 0 ? "" : ", the default here"));
+  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} ({} {}{}): a tight fit for serving",
+                                m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s",
+                                d.query.concurrency > 0 || d.query.batch < want ? "--concurrency" : "--batch", want,
+                                d.query.concurrency > 0 || d.query.batch >= want ? "" : ", the default here"));
 }
 
 Memory size_layout(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, const Layout& layout) {
@@ -217,7 +231,10 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   }
   m.kv_dtype = kv_dtype;
   double replicas = layout.layer_split ? 1 : kv_replication(c.engine, model, layout.tp);
-  m.kv_gb = kv_cache_gb(model, d.query.context, d.query.batch, kv_bytes(kv_dtype)) * replicas;
+  // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is
+  // the pool's to hold (serving_capacity). Other engines allocate the cache of every slot.
+  m.running = paged(c) ? 1 : d.query.batch;
+  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(kv_dtype)) * replicas;
   if (replicas > 1)
     m.notes.push_back(fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp, model.kv_heads, replicas));
   m.total_gb = m.weights_gb + m.kv_gb;

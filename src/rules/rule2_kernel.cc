@@ -134,6 +134,11 @@ bool resolve_kernel(Deliberation& d, Candidate& c) {
   c.evidence.push_back(c.engine->id);
   c.evidence.push_back(c.kernel->id);
   c.why.push_back(fmt::format("Rule 2 — on {} {} picks {} ({} path)", d.query.target->id, c.engine->id, c.kernel->id, c.path));
+  if (pick.entry->value("fallback", false)) {
+    c.fallback_kernel = true;
+    c.why.push_back(fmt::format("Rule 2 — {} is {}'s fallback for {} here: its specialised kernels do not apply on {}", c.kernel->id,
+                                c.engine->id, c.format->id, d.query.target->id));
+  }
   if (pick.entry->contains("disputed")) dispute(c, *pick.entry);
   return true;
 }

@@ -33,7 +33,7 @@ const Candidate* first_of(const Deliberation& d, const std::string& format) {
   return nullptr;
 }
 
-Deliberation ask(const std::string& gpu, const std::string& model, int count, std::vector<std::string> engines, int nodes = 0) {
+Deliberation deliberate_on(const std::string& gpu, const std::string& model, int count, std::vector<std::string> engines, int nodes = 0) {
   const Graph& g = embedded_graph();
   Query q;
   q.accelerator = g.find(gpu);
@@ -132,7 +132,7 @@ TEST_CASE("layout: KV heads are replicated when the TP size outnumbers them", "[
 }
 
 TEST_CASE("layout: recommend runs Qwen3-235B block-FP8 on 8 x L40S in vLLM with expert parallelism, and says why", "[rules][layout]") {
-  auto d = ask("l40s", "qwen3-235b-a22b", 8, {"vllm"});
+  auto d = deliberate_on("l40s", "qwen3-235b-a22b", 8, {"vllm"});
   const Candidate* c = first_of(d, "fp8-blockwise");
   REQUIRE(c);
   REQUIRE(c->memory);
@@ -144,7 +144,7 @@ TEST_CASE("layout: recommend runs Qwen3-235B block-FP8 on 8 x L40S in vLLM with 
 }
 
 TEST_CASE("layout: recommend spreads 405B on 6 x A100 over all six when four cannot hold it", "[rules][layout]") {
-  auto d = ask("a100-80gb-sxm4", "llama-3.1-405b", 6, {"vllm"});
+  auto d = deliberate_on("a100-80gb-sxm4", "llama-3.1-405b", 6, {"vllm"});
   const Candidate* c = first_of(d, "int8-w8a8");
   REQUIRE(c);
   REQUIRE(c->memory);

@@ -139,7 +139,8 @@ void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
   Query shorter = q;
   shorter.context = q.context / 2;
   more_never_worse(g, f, q, d, shorter, "half the context", s);
-  // --objective speed never picks a candidate slower than another of its class by more than its step.
+  // --objective speed never picks a candidate slower than another of its class by more than the
+  // forecast's error (10%, the band of ranking.cc).
   Query fast = q;
   fast.objective = "speed";
   Deliberation sp = deliberate(g, fast, &f);
@@ -152,7 +153,7 @@ void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
       if (!rule_util::fits(c) || c.maturity != "mainline" || c.contested() || rule_util::has_blocker(c) || rule_util::broken(c)) continue;
       if (c.path == "emulated" || (c.memory && c.memory->fit == "slow") || (bits(c) > 0 && bits(c) < 4) || !top.memory) continue;
       if (serving && c.engine && c.engine->str("role") != "serving") continue;
-      if (speed(c) > speed(top) * 1.05 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
+      if (speed(c) > speed(top) * 1.10 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
         s.fail(fmt::format("{}: --objective speed #1 {} at {:.0f} tok/s, {} at {:.0f}", where, who(top), speed(top), who(c), speed(c)));
         break;
       }

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/model/model_spec.h"
 #include "qsel/rules/rule_support.h"
 #include "support/rules_mini.h"
 
@@ -86,4 +88,33 @@ TEST_CASE("ranking: docs/ranking.md names every step of the decision table, in t
     INFO(part);
     CHECK(named == ranking_step_names(part));
   }
+}
+
+namespace {
+Deliberation on_corpus(const std::string& gpu, const std::string& model, std::vector<std::string> engines) {
+  const Graph& g = embedded_graph();
+  Query q;
+  q.accelerator = g.find(gpu);
+  q.target = g.find(q.accelerator->str("target"));
+  q.model = model_from_record(*g.find(model));
+  q.engines = std::move(engines);
+  return deliberate(g, q);
+}
+}  // namespace
+
+TEST_CASE("ranking: among equal 8-bit candidates, FP8 before INT8 (Rule 3), a published checkpoint, then a first-choice kernel", "[rules][ranking]") {
+  // Ada: block FP8 reaches vLLM's Triton fallback, per-tensor and per-row FP8 its CUTLASS kernel.
+  auto ada = on_corpus("l40s", "llama-3.1-8b", {"vllm"});
+  auto o = order(ada);
+  const Candidate* block = find(ada, "fp8-blockwise", "vllm");
+  REQUIRE(block);
+  CHECK(block->fallback_kernel);
+  CHECK(mentions(block->why, "fallback"));
+  CHECK(!find(ada, "fp8-rowwise", "vllm")->fallback_kernel);
+  CHECK(pos(o, "fp8-rowwise/vllm") < pos(o, "fp8-blockwise/vllm"));
+  CHECK(pos(o, "fp8-per-tensor/vllm") < pos(o, "int8-w8a8/vllm"));
+  // The publisher's own block-FP8 checkpoint (Qwen/Qwen3-32B-FP8) outranks the kernel preference.
+  auto qwen = on_corpus("l40s", "qwen3-32b", {"vllm"});
+  CHECK(qwen.candidates.front().format->id == "fp8-blockwise");
+  CHECK(qwen.candidates.front().fallback_kernel);
 }

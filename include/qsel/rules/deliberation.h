@@ -46,6 +46,7 @@ struct Candidate {
   std::optional<Memory> memory;
   std::string maturity = "mainline";  // mainline | experimental | plugin | deprecated (engine `maturity`)
   std::string maturity_reason;
+  bool fallback_kernel = false;       // the engine reaches this kernel only after its specialised ones (kernel_selection `fallback`)
   bool shipped = false;               // the format the model ships in (its primary release)
   std::string release;                // a published checkpoint in this format, when one is recorded
   bool release_official = false;      // published by the model's own publisher

@@ -32,8 +32,8 @@ struct Query {
   Host host = default_host();           // system RAM and its bandwidth (--ram, --ram-bandwidth, --gpu auto)
   double min_tok_s = 2;                 // --min-tok-s: offload plans forecast below it are "slow"
   int concurrency = 0;                  // --concurrency: sequences a serving engine's KV cache must hold; 0: the default
-  // What --concurrency means when not given: 2 on datacenter and cloud parts, where the question is
-  // serving, 1 elsewhere.
+  // What --concurrency means when not given: --batch, and at least 2 on datacenter and cloud parts,
+  // where the question is serving (1 elsewhere).
   int serving_concurrency() const;
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;

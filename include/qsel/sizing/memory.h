@@ -68,6 +68,7 @@ struct Memory {
   std::string margin_source;
   std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
+  int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
   std::optional<Placement> placement;  // set when the model runs partly from system RAM
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
