@@ -430,3 +430,18 @@ TEST_CASE("recommend: models named as the Hub names them (README examples)", "[c
     CHECK(s.requests() == 0);
   }
 }
+
+TEST_CASE("recommend e2e: --vram-free sizes from the memory free and is refused past the card", "[e2e][recommend]") {
+  auto over = run_cli({"recommend", "--gpu", "rtx-3090", "--model-size", "8b", "--vram-free", "30"});
+  CHECK(over.code == 2);
+  CHECK(over.err == "qsel: error: --vram-free: expected GiB free per GPU from 0.5 to 24, got \"30\"\n");
+  auto nominal = run_cli({"recommend", "--gpu", "rtx-3090", "--model", "llama-3.1-70b", "--ram", "64", "--format", "json"});
+  auto free = run_cli({"recommend", "--gpu", "rtx-3090", "--model", "llama-3.1-70b", "--ram", "64", "--vram-free", "22", "--format", "json"});
+  REQUIRE((nominal.code == 0 || nominal.code == 1));
+  REQUIRE((free.code == 0 || free.code == 1));
+  auto a = nlohmann::json::parse(nominal.out)["candidates"][0], b = nlohmann::json::parse(free.out)["candidates"][0];
+  CHECK(b["budget"]["total_source"].get<std::string>().rfind("23.6 GB free (--vram-free 22 GiB: as given", 0) == 0);
+  REQUIRE(a["placement"].is_object());
+  REQUIRE(b["placement"].is_object());
+  CHECK(b["placement"]["gpu_layers"].get<int>() < a["placement"]["gpu_layers"].get<int>());  // 2 GiB less: fewer layers on the GPU
+}
