@@ -28,6 +28,7 @@ struct RecommendArgs {
   bool context_given = false;
   // Every number as typed (number_flags.h): "" or "-0" is an error, never the default.
   TypedNumber count, batch, top, vram, bandwidth, memory_fraction, headroom, ram, ram_bandwidth, min_tok_s, concurrency, nodes;
+  TypedNumber vram_free;  // --vram-free: GiB free per GPU before the model loads
   std::vector<std::string> engines, flags;
   bool portable = false, prefix_caching = false, all = false;
 };
@@ -109,6 +110,19 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
   q.accelerator = gpu.accelerator;
   q.target = gpu.target;
   q.described_part = gpu.owned;
+  if (a.vram_free.given || gpu.free_gib >= 0.5) {  // size from what is free, not the card's nominal memory (docs/placement.md)
+    double cap_gib = capacity_gb(*gpu.accelerator) / kGiBInGB;
+    double hi = cap_gib > 0 ? cap_gib : 100000;
+    double free_gib = a.vram_free.given ? number_flag(a.vram_free, "--vram-free", 0.5, hi, fmt::format("GiB free per GPU from 0.5 to {:g}", hi))
+                                        : cap_gib > 0 ? std::min(gpu.free_gib, cap_gib) : gpu.free_gib;
+    auto r = std::make_shared<Record>(*gpu.accelerator);
+    r->data["gpu_free_gb"] = free_gib * kGiBInGB;
+    r->data["gpu_free_given"] = true;
+    r->data["gpu_free_note"] = a.vram_free.given ? fmt::format("--vram-free {:g} GiB: as given", free_gib)
+                                                 : fmt::format("{:.1f} GiB free as --gpu auto read it (nvidia-smi memory.free; --vram-free to override)", free_gib);
+    q.described_part = r;
+    q.accelerator = r.get();
+  }
   q.gpu_note = gpu.note;
   q.count = count * gpu.devices;
   if (gpu.count > 0 && !a.count.given) q.count = gpu.count;
@@ -188,6 +202,10 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
              "TEXT");
   add_number(sub, "--ram", a.ram, "System RAM in GiB, the unit it is sold in (a \"64 GB\" machine: 64), for plans that keep part of the "
                                   "model there (llama.cpp -ngl, --n-cpu-moe); default 32, or what --gpu auto reads",
+             "FLOAT");
+  add_number(sub, "--vram-free", a.vram_free,
+             "GiB free on each GPU before the model loads (what nvidia-smi shows free; a desktop keeps part of a card): plans "
+             "are sized from it instead of the card's nominal memory; --gpu auto reads it",
              "FLOAT");
   add_number(sub, "--ram-bandwidth", a.ram_bandwidth, "System RAM bandwidth in GB/s (dual-channel DDR4-3200: 51.2, DDR5-5600: 89.6; "
                                                        "default 89.6)",

@@ -146,6 +146,9 @@ LocalGpu choose_local_gpu(const Graph& g, const Probe& probe) {
                                [](const Group& a, const Group& b) { return a.count * a.mib() < b.count * b.mib(); });
   LocalGpu out;
   out.count = best->count;
+  for (const auto& r : probe.gpus)  // the least free of the chosen GPUs: a plan splits evenly across them
+    if (r.free_mib > 0 && (best->record ? record_of_reported(g, r) == best->record : r.name == best->first.name))
+      out.free_mib = out.free_mib > 0 ? std::min(out.free_mib, r.free_mib) : r.free_mib;
   out.record = best->record;
   if (!out.record) out.custom = custom_of(g, *best);
   std::string what = fmt::format("{}{}", best->count > 1 ? fmt::format("{} x ", best->count) : "", describe(best->first));

@@ -65,7 +65,7 @@ bool well_formed(const std::vector<std::string>& columns, const std::vector<std:
   if (cells.size() != columns.size()) return false;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (columns[i] == "name" && !gpu_name(cells[i])) return false;
-    if (columns[i] == "memory.total" && !memory_cell(cells[i])) return false;
+    if ((columns[i] == "memory.total" || columns[i] == "memory.free") && !memory_cell(cells[i])) return false;
     if (columns[i] == "compute_cap" && !compute_cap_cell(cells[i])) return false;
     if (columns[i] == "index" && !digits(cells[i], 1, 4)) return false;
   }
@@ -91,6 +91,11 @@ std::string target_of_compute_cap(std::string_view cap) {
   return "sm" + digits;
 }
 
+// Without a header: name, memory.total, compute_cap, and memory.free when a fourth cell is there.
+static bool first_row_default(const std::vector<std::string>& columns, std::size_t cells) {
+  return cells == 4 && columns.size() == 3 && columns[0] == "name" && columns[1] == "memory.total" && columns[2] == "compute_cap";
+}
+
 std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
   std::vector<ReportedGpu> out;
   std::vector<std::string> columns = {"name", "memory.total", "compute_cap"};
@@ -109,6 +114,7 @@ std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
         continue;
       }
     }
+    if (first_row_default(columns, cells.size())) columns.push_back("memory.free");  // the query asks memory.free last
     if (!well_formed(columns, cells)) {  // an error line or a warning, not a row
       ++stray;
       continue;
@@ -119,6 +125,7 @@ std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (columns[i] == "name") g.name = std::string(cells[i]);
       else if (columns[i] == "memory.total") g.memory_mib = mib_of(cells[i]);
+      else if (columns[i] == "memory.free") g.free_mib = mib_of(cells[i]);
       else if (columns[i] == "compute_cap") g.target = target_of_compute_cap(cells[i]);
       else if (columns[i] == "index") g.index = std::string(cells[i]);
     }

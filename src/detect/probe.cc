@@ -58,7 +58,7 @@ void add(Probe& p, std::vector<ReportedGpu> gpus) {
 }
 
 void probe_nvidia(Probe& p, const CommandOptions& o) {
-  auto r = run({"nvidia-smi", "--query-gpu=name,memory.total,compute_cap", "--format=csv,noheader"}, o);
+  auto r = run({"nvidia-smi", "--query-gpu=name,memory.total,compute_cap,memory.free", "--format=csv,noheader"}, o);
   std::vector<ReportedGpu> gpus;
   if (usable(r)) gpus = parse_nvidia_smi_csv(r->out);
   if (r && gpus.empty() && !r->timed_out) {  // drivers before compute_cap was a query field: read the table

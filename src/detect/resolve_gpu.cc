@@ -118,6 +118,7 @@ GpuArg detected(const Graph& g, const std::string& probe_path) {
   LocalGpu local = choose_local_gpu(g, p);
   GpuArg arg = local.record ? of_part(g, local.record, local.note) : of_custom(g, *local.custom, local.note);
   arg.count = local.count;
+  arg.free_gib = local.free_mib / 1024;
   arg.host_ram = p.ram;
   return arg;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/ggml_types.h"
 #include "qsel/core/text.h"
 
 namespace qsel {
@@ -141,6 +142,11 @@ ModelSpec model_from_record(const Record& r) {
     m.active_experts = int_field(d["moe"], "active_experts");
     m.expert_ffn = int_field(d["moe"], "expert_intermediate_size");
   }
+  if (d.contains("gguf_experts"))
+    if (const GgmlType* t = find_ggml_type(d["gguf_experts"].value("type", ""))) {
+      m.gguf_expert_bpw = t->bpw();
+      m.gguf_expert_type = std::string(t->name);
+    }
   m.architecture = d.value("architecture", std::string());
   m.family = d.value("family", std::string());
   m.max_context = d.value("max_context", 0L);
@@ -152,6 +158,8 @@ ModelSpec model_from_record(const Record& r) {
     Release x{rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false), rel.value("official", true)};
     x.qat = rel.value("qat", false);
     x.repack = rel.value("repack", false);
+    x.file = rel.value("file", "");
+    x.file_gb = rel.value("file_gb", 0.0);
     m.releases.push_back(x);
   }
   std::string shape = m.moe() ? fmt::format("{} MoE ({} active)", size_label(m.params_b), size_label(m.active_params_b))

@@ -52,6 +52,12 @@ void memory_json(const Memory& m, ojson& j) {
                       {"vram_gb", round2(p.vram_gb)}, {"ram_gb", round2(p.ram_gb)}, {"kv_cache", p.kv_where}, {"command", p.command}};
   }
   j["compute_ceiling_tok_s"] = std::round(m.compute_tok_s);
+  j["command"] = ojson();
+  j["commands"] = ojson::array();
+  for (const auto& c : m.commands) {
+    j["commands"].push_back({{"role", c.role}, {"program", c.program}, {"command", c.text}});
+    if (c.role == "run" && j["command"].is_null()) j["command"] = c.text;
+  }
   j["memory_notes"] = m.notes;
   const Budget& b = m.budget;
   j["budget"] = {{"kind", b.kind}, {"capacity_gb", round2(b.capacity_gb)}, {"total_gb", round2(b.total_gb)},

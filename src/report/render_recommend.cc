@@ -318,6 +318,17 @@ std::string severity_text(const ojson& w, const Style& st) {
   return w["silent"].get<bool>() ? tag + " (silent)" : tag;
 }
 
+// The commands that carry out a candidate's plan, each with its role: what the user pastes.
+static std::vector<std::string> command_lines(const ojson& c) {
+  std::vector<std::string> out;
+  for (const auto& x : c.value("commands", ojson::array())) {
+    std::string role = x.value("role", "");
+    std::string label = role == "run" ? "" : role == "fit" ? "or let the engine fit it: " : role == "quantize" ? "first, make the file: " : role + ": ";
+    out.push_back(label + x.value("command", std::string()));
+  }
+  return out;
+}
+
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r, st.width) + "\n";
   if (r.contains("lead") && !r["lead"].empty()) out += section("No deployment", strings(r["lead"]), st) + "\n";
@@ -376,6 +387,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     if (cands[0].contains("rests_on")) why.push_back("#1 " + cands[0]["rests_on"]["statement"].get<std::string>());
     out += section("Why #1", why, st);
   }
+  if (!cands.empty()) out += section("Run #1", command_lines(cands[0]), st);
   if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);
   if (r.contains("tradeoffs")) out += section("Trade-off", strings(r["tradeoffs"]), st);
   out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
@@ -435,6 +447,11 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
     for (const auto& l : lines) out += "- " + l + "\n";
   };
   if (!cands.empty()) list("Why #1", strings(cands[0]["why"]));
+  if (!cands.empty()) {
+    std::vector<std::string> run;
+    for (const auto& l : command_lines(cands[0])) run.push_back(markdown_escape(l));
+    list("Run #1", run);
+  }
   if (r.contains("what_would_change")) list("Instead", strings(r["what_would_change"]));
   if (r.contains("tradeoffs")) list("Trade-off", strings(r["tradeoffs"]));
   list("Warnings", warning_lines(cands, shown, plain, verbose));

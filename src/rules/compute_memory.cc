@@ -137,15 +137,10 @@ void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, 
     chosen = fmt::format("the largest published bitrate ({:g}) that fits", fmt::join(published, ", "));
   }
   m.weights_gb = body * b / 8 + head_gb + embed_gb;
+  m.chosen_bpw = b;
+  m.chosen_published = !published.empty();
   m.bpw = model.params_b > 0 ? m.weights_gb * 8 / model.params_b : b;
   m.bpw_source = fmt::format("chosen: -b {:.2f}, {} (head {:g} bits{})", b, chosen, head_bits, embed_ram ? ", embeddings in system RAM" : "");
-}
-
-// The format's name in a file name: a GGUF type's own spelling (Q4_K_M), else its id.
-std::string file_quant(const Record& f) {
-  for (const auto& a : f.strings("/aliases"))
-    if (!a.empty() && std::isupper(static_cast<unsigned char>(a[0]))) return a;
-  return f.id;
 }
 
 // Part of the model in system RAM (engine `offload`, a discrete GPU): the plan, its
@@ -158,11 +153,11 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   in.bpw = m.bpw;
   in.embed_bpw = embedding_bpw(*c.format);
   in.head_bpw = head_bpw(*c.format);
-  in.expert_bpw = expert_bpw(*c.format);
+  in.expert_bpw = d.query.model->gguf_expert_bpw > 0 && c.format->str("scheme") == "gguf" ? d.query.model->gguf_expert_bpw
+                                                                                             : expert_bpw(*c.format);
   in.gpu_room_gb = m.budget_gb - m.margin_gb;
   in.gpu_bandwidth_gbs = d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0);
   in.context = d.query.context;
-  in.format_name = file_quant(*c.format);
   in.engine = c.engine;
   std::string why_not;
   auto p = plan_placement(in, d.query.host, &why_not);
@@ -180,12 +175,12 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   forecast(d, c, m, true);
   double expected = m.forecast_tok_s > 0 ? m.forecast_tok_s : m.decode_tok_s;
   m.fit = expected < d.query.min_tok_s ? "slow" : "offload";
-  m.notes.push_back(fmt::format("partial offload ({}): {:.1f} GB on the GPU, {:.1f} GB in system RAM ({}); KV cache {}; `{}`",
+  m.notes.push_back(fmt::format("partial offload ({}): {:.1f} GB on the GPU, {:.1f} GB in system RAM ({}); KV cache {}",
                                 p->kind == "experts" ? fmt::format("--n-cpu-moe {}: the experts of {} of {} layers in RAM",
                                                                    p->cpu_moe_layers, p->cpu_moe_layers, p->layers)
-                                                     : fmt::format("-ngl {}: {} of {} layers on the GPU", p->gpu_layers,
-                                                                   p->gpu_layers, p->layers),
-                                p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where, p->command));
+                                                     : fmt::format("-ngl {}: the output layer and {} of {} layers on the GPU",
+                                                                   p->gpu_layers, p->gpu_layers - 1, p->layers),
+                                p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where));
 }
 
 // A serving engine's fit holds how many sequences of the query's context: the KV room (what the
@@ -229,6 +224,12 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   m.bpw = b.value;
   m.bpw_source = b.source;
   m.weights_gb = b.value > 0 ? weights_gb(*c.format, model, b) : 0;
+  if (b.value > 0 && model.gguf_expert_bpw > 0 && c.format->str("scheme") == "gguf" && model.params_b > 0 &&
+      std::fabs(m.weights_gb - model.params_b * b.value / 8) > 0.01 * m.weights_gb) {  // experts kept in their own type
+    m.bpw = m.weights_gb * 8 / model.params_b;
+    m.bpw_source = fmt::format("{:.2f} bpw over the file: every GGUF of {} keeps its experts in {}; the rest at {} ({:.2f} bpw, {})",
+                               m.bpw, model.id, model.gguf_expert_type, c.format->id, b.value, b.source);
+  }
   m.kv_dtype = kv_dtype;
   double replicas = layout.layer_split ? 1 : kv_replication(c.engine, model, layout.tp);
   // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is

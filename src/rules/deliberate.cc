@@ -7,6 +7,7 @@
 
 #include "qsel/core/timing.h"
 #include "qsel/loader/corpus_blob.h"
+#include "qsel/rules/launch.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
@@ -111,6 +112,7 @@ Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
     }
   }
   rank_candidates(d);
+  launch_commands(d);
   for (std::size_t i = 0; i < d.candidates.size(); ++i) {
     const Candidate& c = d.candidates[i];
     spdlog::debug("rank {}: {} on {} ({}, tier {}){}", i + 1, c.format ? c.format->id : "?", c.engine ? c.engine->id : "any engine",

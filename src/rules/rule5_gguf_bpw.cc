@@ -1,7 +1,8 @@
 // Rule 5 — GGUF: match bits per weight, not a quant name or a group size of 256.
 // GGUF candidates are sized on measured bpw; mixtures are not their base type;
-// no GGUF type is native anywhere; the two levers ranked above picking another
-// type are pointed to: an imatrix, and sizing by bpw (--target-bpw).
+// no GGUF type is native anywhere; the levers are pointed to: an imatrix, and
+// the largest published GGUF type that fits (a bit budget between the named types
+// is a tool only a pull request has, named as such, never printed as a command).
 #include <algorithm>
 #include <cmath>
 
@@ -26,7 +27,7 @@ std::string mixture_note(const Record& f) {
                      fmt::join(promoted, ", "));
 }
 
-// Technique records that name this format (the levers: imatrix, --target-bpw); a quality
+// Technique records that name this format (the levers: imatrix, a bit budget); a quality
 // family (the method the format belongs to) is not a lever.
 std::vector<std::string> levers(const Graph& g, const Record& f) {
   std::vector<std::string> out;
@@ -88,10 +89,26 @@ void sizing_lever(Deliberation& d) {
   else if (!smallest || bpw < floor_bpw)
     d.notes.push_back(fmt::format("Rule 5 — not even the smallest GGUF type{} fits{} at this context and batch: no size lever; "
                                   "see the --count note", smallest ? fmt::format(" ({}, {:g} bpw)", smallest->id, floor_bpw) : "", engine));
-  else
-    d.notes.push_back(fmt::format("Rule 5 — the largest GGUF size whose weights and KV cache fit{} is {:.2f} bpw: "
-                                  "`llama-quantize --target-bpw {:.2f}`, and apply an imatrix before choosing another type{}",
-                                  engine, std::floor(bpw * 100) / 100, std::floor(bpw * 100) / 100, cite));
+  else {
+    // The largest named GGUF type at or under that size: a file publishers make. A budget between the named
+    // types exists only in a pull request; a technique record says which.
+    const Record* best = nullptr;
+    double best_bpw = 0;
+    for (const Record* f : d.graph.of_kind(Kind::Format)) {
+      if (!is_gguf(*f) || !f->data.value("post_training", true) || f->str("regime") == "kv-cache") continue;
+      double v = f->data.value("bpw", json::object()).value("struct", 0.0);
+      if (v > 0 && v <= bpw && v > best_bpw) best = f, best_bpw = v;
+    }
+    std::string pr;
+    for (const auto& id : techniques)
+      if (const Record* t = d.graph.find(id); t && t->data.contains("pull_request"))
+        pr = fmt::format("; a bit budget between the named types ({}) exists only in {} (unmerged: no release has it)",
+                         t->name, t->data["pull_request"].value("url", std::string("a pull request")));
+    d.notes.push_back(fmt::format("Rule 5 — the largest GGUF size whose weights and KV cache fit{} is {:.2f} bpw: the largest named "
+                                  "type at or under it is {} ({:g} bpw by its block struct); apply an imatrix before choosing a "
+                                  "smaller type{}{}",
+                                  engine, std::floor(bpw * 100) / 100, best ? best->id : "none", best_bpw, pr, cite));
+  }
 }
 
 }  // namespace

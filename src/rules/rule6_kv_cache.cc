@@ -8,6 +8,7 @@
 
 #include "qsel/core/text.h"
 #include "qsel/rules/candidate_memory.h"
+#include "qsel/rules/launch.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
@@ -23,13 +24,13 @@ bool kv8(const Record& f) {
 // The cache dtype the sizing uses for a KV format: GGML's block type where it names one.
 std::string cache_dtype(const Record& f) { return f.str("ggml_type").empty() ? "fp8" : to_lower(f.str("ggml_type")); }
 
-// The engine's 8-bit KV formats, preferring the dtype the user named.
+// The engine's 8-bit KV formats its command line can select (engine launch kv_cache), preferring the dtype the user named.
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
   if (!c.engine) return nullptr;
   const Record* any = nullptr;
   for (const auto& id : served_formats(*c.engine)) {
     const Record* f = g.find(id);
-    if (!f || !kv8(*f)) continue;
+    if (!f || !kv8(*f) || !kv_cache_flags(*c.engine, f)) continue;  // never a cache its command line cannot select
     std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));
     if (dtype.empty() || text.find(dtype) != std::string::npos) return f;
     if (!any) any = f;
@@ -105,19 +106,33 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   rule_util::add_unique(c.evidence, f->id);
 }
 
-void explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
+// --kv-cache fp8|int8: the plan is sized for the 8-bit format the engine serves and written with the
+// flags that select it; an engine that serves none, or cannot select it on its command line, is not
+// offered (a plan sized for a cache the command would not allocate is no plan). Returns false to drop it.
+bool explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
   const Record* f = kv_format(d.graph, c, d.query.kv_cache);
+  if (c.engine && !f) {
+    d.excluded.push_back({c.format->id, c.engine->id, "rule-6",
+                          fmt::format("--kv-cache {}: {} serves no {} KV-cache format its command line can select (engine "
+                                      "formats and launch kv_cache), so no command of it allocates the cache the plan would be "
+                                      "sized for: not offered", d.query.kv_cache, c.engine->id, d.query.kv_cache),
+                          {}});
+    return false;
+  }
   c.rules.push_back("rule-6");
   if (!forbid.empty())
     c.warnings.push_back({"rule-6", "blocker", fmt::format("8-bit KV with sliding-window attention and speculative decoding "
                                                            "silently corrupts output [{}]", fmt::join(forbid, ", ")), true, ""});
   if (f) {
+    if (c.memory) {  // sized as the engine stores it (GGML Q8_0 blocks are 8.5 bits), named by the format record
+      Memory m = candidate_memory(d, c, cache_dtype(*f));
+      m.kv_dtype = f->id;
+      c.memory = m;
+    }
     c.warnings.push_back(kv_warning(d.graph, *f));
     rule_util::add_unique(c.evidence, f->id);
-  } else if (c.engine) {
-    c.warnings.push_back({"rule-6", "major", fmt::format("{} serves no {} KV-cache format in the records", c.engine->id,
-                                                         d.query.kv_cache), false, ""});
   }
+  return true;
 }
 
 }  // namespace
@@ -125,10 +140,13 @@ void explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& 
 void apply_rule6(Deliberation& d) {
   auto forbid = forbidding(d);
   bool eight_bit = d.query.kv_cache == "fp8" || d.query.kv_cache == "int8";
+  std::vector<Candidate> kept;
   for (auto& c : d.candidates) {
-    if (eight_bit) explicit_kv(d, c, forbid);
-    else if (d.query.kv_cache == "auto") offer(d, c, forbid);
+    if (eight_bit && !explicit_kv(d, c, forbid)) continue;
+    if (!eight_bit && d.query.kv_cache == "auto") offer(d, c, forbid);
+    kept.push_back(std::move(c));
   }
+  d.candidates = std::move(kept);
 }
 
 }  // namespace qsel

@@ -94,6 +94,11 @@ double capacity_gb(const Record& a) {
 double device_total_gb(const Record& a, const Record& t, std::string* source) {
   double cap = capacity_gb(a);
   std::string unit = a.str("memory_unit").empty() ? "GiB" : a.str("memory_unit");
+  if (double free = number_or(a.data, "gpu_free_gb"); free > 0 && a.data.value("gpu_free_given", false)) {
+    *source = fmt::format("{:.1f} GB free ({}; the card's nominal {:g} {} less what the system holds)", free, a.str("gpu_free_note"),
+                          number_or(a.data, "memory_gb"), unit);
+    return free;
+  }
   if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
   if (double free = number_or(a.data, "gpu_free_gb"); free > 0 && !a.data.value("user_described", false)) {
     *source = fmt::format("{:.1f} GB free at boot of the {:g} {} (gpu_free_gb: {}; --vram to override)", free, number_or(a.data, "memory_gb"),

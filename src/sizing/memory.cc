@@ -73,6 +73,11 @@ bool is_baseline(const Record& format) { return format.str("scheme") == "unquant
 bool weight_only(const Record& format) { return format.data.value("weight_only", false); }
 
 Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
+  // A release of this format whose published file size is recorded (Gemma 3's QAT Q4_0 keeps 16-bit embeddings):
+  // the file, not the type's nominal bits.
+  for (const auto& r : m.releases)
+    if (r.format == f.id && r.file_gb > 0 && m.params_b > 0 && !(m.checkpoint && m.checkpoint->format == f.id))
+      return {r.file_gb * 8 / m.params_b, fmt::format("the published file of {} ({:g} GB)", r.repo, r.file_gb), true};
   if (m.checkpoint && m.checkpoint->format == f.id && m.checkpoint->bpw() > 0)
     return {m.checkpoint->bpw(), fmt::format("measured from the checkpoint's tensors ({:.2f} GB for {:.2f}B parameters)",
                                              m.checkpoint->bytes / 1e9, m.checkpoint->params / 1e9), true};
@@ -94,7 +99,22 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   return {bits + 16.0 / group, fmt::format("derived: {:g} + 16/{} (an fp16 scale per group)", bits, group)};
 }
 
+// A model whose every GGUF keeps its experts in one type (gpt-oss: MXFP4) whatever the file's label:
+// the experts at that type, the rest at the label's bits.
+std::optional<double> fixed_experts(const Record& f, const ModelSpec& m, const Bpw& b) {
+  if (f.str("scheme") != "gguf" || m.gguf_expert_bpw <= 0 || !m.moe() || b.source.rfind("measured on " + m.id, 0) == 0 ||
+      m.active_experts <= 0 || m.experts <= m.active_experts || (m.checkpoint && m.checkpoint->format == f.id))
+    return std::nullopt;
+  if (f.data.contains("mixture") && f.data["mixture"].value("base_tensors", "all") == "experts")
+    return std::nullopt;  // an experts-only mixture (MXFP4_MOE) already keeps the experts at its own type
+
+  double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);
+  double experts = per_expert * m.experts;
+  return (experts * m.gguf_expert_bpw + (m.params_b - experts) * b.value) / 8;
+}
+
 double weights_gb(const Record& f, const ModelSpec& m, const Bpw& b) {
+  if (auto fixed = fixed_experts(f, m, b)) return *fixed;
   if (auto mix = mixture_weights(f, m); mix && !b.whole_model) return *mix;  // not its base type (Rule 5)
   if (b.whole_model || f.str("scheme") == "gguf") return m.params_b * b.value / 8;
   double kept = sixteen_bit_params_b(f, m);

@@ -16,17 +16,6 @@
 
 namespace qsel {
 using nlohmann::json;
-namespace {
-
-std::string flags_for(const PlacementInput& in, const Placement& p) {
-  std::string model = fmt::format("MODEL-{}.gguf", in.format_name.empty() ? "QUANT" : in.format_name);
-  std::string ctx = in.context > 0 ? fmt::format(" -c {}", in.context) : "";
-  if (p.kind == "experts") return fmt::format("llama-server -m {} -ngl 99 --n-cpu-moe {}{} -fa on", model, p.cpu_moe_layers, ctx);
-  return fmt::format("llama-server -m {} -ngl {}{} -fa on", model, p.gpu_layers, ctx);
-}
-
-}  // namespace
-
 double Host::usable_gb() const { return std::max(0.0, ram_gb - kOsReserveGb); }
 
 Host default_host() {
@@ -101,25 +90,25 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
     }
   }
   if (p.kind.empty()) {
-    int n = static_cast<int>(std::floor(room / std::max(1e-9, layer + kv_layer)));
-    n = std::min(n, layers);
-    bool head_on_gpu = false;
-    if (in.force_gpu_layers >= 0) {  // llama.cpp counts the head as one more layer: -ngl layers+1 is everything
-      head_on_gpu = in.force_gpu_layers > layers;
-      n = std::min(in.force_gpu_layers, layers);
-    }
+    // -ngl N as current llama.cpp counts it: the output layer is the first of the N, then the
+    // last N - 1 repeating layers (i_gpu_start = n_layer + 1 - N); N = layers + 1 is everything.
+    double per = layer + kv_layer;
+    int n = room >= head ? 1 + static_cast<int>(std::floor((room - head) / std::max(1e-9, per))) : 0;
+    if (in.force_gpu_layers >= 0) n = in.force_gpu_layers;
+    n = std::min(n, layers + 1);
     if (n < 1) {
-      *why_not = fmt::format("not even one of the {} layers ({:.2f} GB with its KV) fits the {:.1f} GB the GPU gives", layers,
-                             layer + kv_layer, room);
+      *why_not = fmt::format("not even the output layer ({:.2f} GB), which llama.cpp puts on the GPU first, fits the {:.1f} GB the GPU gives",
+                             head, room);
       return std::nullopt;
     }
+    int on_gpu = n - 1;  // repeating layers on the GPU
     p.kind = "layers";
     p.gpu_layers = n;
-    p.vram_gb = n * (layer + kv_layer) + (head_on_gpu ? head : 0);
-    p.ram_gb = (layers - n) * (layer + kv_layer) + embed_in + (head_on_gpu ? 0 : head);
-    p.gpu_stream_gb = n * (layer + kv_layer) + (head_on_gpu ? head : 0);
-    p.ram_stream_gb = (layers - n) * (layer + kv_layer) + (head_on_gpu ? 0 : head);
-    p.kv_where = fmt::format("with each layer: {} on the GPU, {} in RAM", n, layers - n);
+    p.vram_gb = head + on_gpu * per;
+    p.ram_gb = (layers - on_gpu) * per + embed_in;
+    p.gpu_stream_gb = head + on_gpu * per;
+    p.ram_stream_gb = (layers - on_gpu) * per;
+    p.kv_where = fmt::format("with each layer: {} on the GPU, {} in RAM", on_gpu, layers - on_gpu);
   }
   if (!forced && p.ram_gb > host.usable_gb()) {
     *why_not = fmt::format("the {} left in system RAM need {:.1f} GB; {:.0f} GB of RAM leaves {:.1f} GB after {:g} GB for the OS",
@@ -129,7 +118,6 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
   double t = (in.gpu_bandwidth_gbs > 0 ? p.gpu_stream_gb / in.gpu_bandwidth_gbs : 0) +
              (host.ram_bandwidth_gbs > 0 ? p.ram_stream_gb / host.ram_bandwidth_gbs : 0);
   p.decode_ceiling_tok_s = t > 0 ? 1 / t : 0;
-  p.command = flags_for(in, p);
   return p;
 }
 

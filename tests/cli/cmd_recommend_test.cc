@@ -171,9 +171,13 @@ TEST_CASE("recommend e2e: GGUF is sized on measured bpw and the sizing lever is 
   REQUIRE(q4);
   CHECK((*q4)["bpw_source"] == "measured on llama-3.1-70b");  // the reference 70B's own file, not the 8B's
   CHECK((*q4)["path"] == "dequant");
-  bool lever = false;
-  for (const auto& n : j["notes"]) lever = lever || n.get<std::string>().find("--target-bpw") != std::string::npos;
+  bool lever = false, pr_flag = false;
+  for (const auto& n : j["notes"]) {
+    lever = lever || n.get<std::string>().find("the largest named type at or under it is") != std::string::npos;
+    pr_flag = pr_flag || n.get<std::string>().find("--target-bpw") != std::string::npos;
+  }
   CHECK(lever);
+  CHECK_FALSE(pr_flag);  // only an unmerged llama.cpp pull request has it (issue 39)
 }
 
 TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recommend]") {
@@ -425,4 +429,19 @@ TEST_CASE("recommend: models named as the Hub names them (README examples)", "[c
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(s.requests() == 0);
   }
+}
+
+TEST_CASE("recommend e2e: --vram-free sizes from the memory free and is refused past the card", "[e2e][recommend]") {
+  auto over = run_cli({"recommend", "--gpu", "rtx-3090", "--model-size", "8b", "--vram-free", "30"});
+  CHECK(over.code == 2);
+  CHECK(over.err == "qsel: error: --vram-free: expected GiB free per GPU from 0.5 to 24, got \"30\"\n");
+  auto nominal = run_cli({"recommend", "--gpu", "rtx-3090", "--model", "llama-3.1-70b", "--ram", "64", "--format", "json"});
+  auto free = run_cli({"recommend", "--gpu", "rtx-3090", "--model", "llama-3.1-70b", "--ram", "64", "--vram-free", "22", "--format", "json"});
+  REQUIRE((nominal.code == 0 || nominal.code == 1));
+  REQUIRE((free.code == 0 || free.code == 1));
+  auto a = nlohmann::json::parse(nominal.out)["candidates"][0], b = nlohmann::json::parse(free.out)["candidates"][0];
+  CHECK(b["budget"]["total_source"].get<std::string>().rfind("23.6 GB free (--vram-free 22 GiB: as given", 0) == 0);
+  REQUIRE(a["placement"].is_object());
+  REQUIRE(b["placement"].is_object());
+  CHECK(b["placement"]["gpu_layers"].get<int>() < a["placement"]["gpu_layers"].get<int>());  // 2 GiB less: fewer layers on the GPU
 }

@@ -79,3 +79,13 @@ TEST_CASE("nvidia_smi: the plain table gives names, indexes and totals (captured
   // the last GPU of a partial capture has no memory line
   CHECK(parse_nvidia_smi_table(smi_fixture("quadro-rtx-4000-x2-partial.txt")).back().memory_mib == 0);
 }
+
+TEST_CASE("nvidia-smi csv: a fourth column without a header is memory.free (the query asks it last)", "[detect]") {
+  auto gpus = qsel::parse_nvidia_smi_csv("NVIDIA GeForce RTX 3090, 24576 MiB, 8.6, 23040 MiB\n");
+  REQUIRE(gpus.size() == 1);
+  CHECK(gpus[0].memory_mib == 24576);
+  CHECK(gpus[0].free_mib == 23040);
+  auto old = qsel::parse_nvidia_smi_csv("NVIDIA GeForce RTX 3090, 24576 MiB, 8.6\n");  // a driver that answers three columns
+  REQUIRE(old.size() == 1);
+  CHECK(old[0].free_mib == 0);
+}

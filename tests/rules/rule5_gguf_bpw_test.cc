@@ -38,7 +38,9 @@ TEST_CASE("rule5: the sizing lever is the largest bpw whose weights and KV fit, 
   Query q = mini_query("gpu-hop");
   q.memory_fraction = 0.05;  // 4 GB: (4 - 0.0655) x 8 / 10 = 3.147
   auto d = run_rule5(q);
-  CHECK(mentions(d.notes, "the largest GGUF size whose weights and KV cache fit in eng-a is 3.14 bpw: `llama-quantize --target-bpw 3.14`"));
+  CHECK(mentions(d.notes, "the largest GGUF size whose weights and KV cache fit in eng-a is 3.14 bpw: the largest named type at or "
+                          "under it is f-gguf2 (2.625 bpw by its block struct)"));
+  for (const auto& n : d.notes) CHECK(n.find("--target-bpw") == std::string::npos);  // a pull request's flag, never a command
   CHECK(mentions(d.notes, "[tech-lever]"));
   q.memory_fraction = 0.02;  // 1.6 GB: 1.23 bpw, below the smallest type (2.625)
   auto none = run_rule5(q);

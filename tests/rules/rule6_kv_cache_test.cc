@@ -39,6 +39,6 @@ TEST_CASE("rule6: an explicit 8-bit KV cache is warned on every candidate", "[ru
   q.kv_cache = "fp8";
   auto d = run_rule6(q);
   const Candidate* c = find(d, "f-w4");
-  CHECK(c->memory->kv_dtype == "fp8");
+  CHECK(c->memory->kv_dtype == "f-kv8");  // named by the format record its command line selects
   CHECK(c->warnings.back().message.find("8-bit KV cache (f-kv8)") == 0);
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "qsel/graph/graph.h"
@@ -68,7 +69,7 @@ TEST_CASE("placement: GPU and RAM weights and the KV cache match llama.cpp's mem
     REQUIRE(p);
     double kv_logged = e["kv_mib"].get<double>() * kMiB;
     double gpu_logged = e["gpu_model_mib"].get<double>() * kMiB, cpu_logged = e["cpu_model_mib"].get<double>() * kMiB;
-    double kv_on_gpu = p->kind == "experts" ? in.kv_gb : in.kv_gb * p->gpu_layers / m.layers;
+    double kv_on_gpu = p->kind == "experts" ? in.kv_gb : in.kv_gb * std::max(0, p->gpu_layers - 1) / m.layers;  // -ngl N: the output layer and N - 1 layers
     double gpu_weights = p->vram_gb - kv_on_gpu;
     double cpu_weights = p->ram_gb - (in.kv_gb - kv_on_gpu);
     INFO("qsel: GPU " << gpu_weights << " GB, RAM " << cpu_weights << " GB, KV " << in.kv_gb << " GB; log: GPU " << gpu_logged
@@ -81,6 +82,65 @@ TEST_CASE("placement: GPU and RAM weights and the KV cache match llama.cpp's mem
     ++checked;
   }
   CHECK(checked >= 8);
+}
+
+// Given the GPU memory a published run had for weights and KV cache (what --vram-free says, less the compute
+// buffer and margin), the split qsel chooses itself lands within one layer of the split the run used
+// (docs/placement.md, "qsel's layer count against published runs"). Printed as the table the doc shows.
+// A run whose file is not the record's typical one (weights_differ) is sized from its own file, as qsel sizes
+// a checkpoint it is given: the logged weights (GPU + CPU buffers); a run that logged no KV line has the KV
+// cache qsel computes for its context (16-bit, llama.cpp's default).
+TEST_CASE("placement: given a published run's GPU memory, qsel's layer count is within one of the log's", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  json index = json::parse(test::read_text(test::source_dir() + "/tests/fixtures/llama-memory/index.json"));
+  const Record* engine = g.find("llama-cpp");
+  int compared = 0;
+  for (const auto& e : index) {
+    if (!e["gpu_model_mib"].is_number() || !e["cpu_model_mib"].is_number() || !e["n_ctx"].is_number()) continue;
+    if (e.value("engine", std::string()).find("llama-imatrix") != std::string::npos) continue;  // not a run that serves
+    const Record* model_rec = g.find(e["model"].get<std::string>());
+    const Record* format = g.find(e["format"].get<std::string>());
+    if (!model_rec || !format) continue;
+    ModelSpec m = model_from_record(*model_rec);
+    int cpu_moe = e.value("cpu_moe_layers", 0);
+    int ngl = e["gpu_layers"].is_number() ? e["gpu_layers"].get<int>() : m.layers + 1;
+    if (cpu_moe == 0 && ngl > m.layers) continue;  // everything on the GPU: nothing to choose
+    if (cpu_moe == 0 && m.moe()) continue;         // an MoE run by -ngl alone: qsel plans --n-cpu-moe for it, another plan
+    Bpw b = choose_bpw(*format, m, &g);
+    PlacementInput in;
+    in.model = &m;
+    in.weights_gb = weights_gb(*format, m, b);
+    in.bpw = b.value;
+    std::string sized = "record";
+    if (e.contains("weights_differ")) {  // the run's own file
+      in.weights_gb = (e["gpu_model_mib"].get<double>() + e["cpu_model_mib"].get<double>()) * kMiB;
+      in.bpw = in.weights_gb * 8 / m.params_b;
+      sized = "its file";
+    }
+    in.embed_bpw = embedding_bpw(*format);
+    in.head_bpw = head_bpw(*format);
+    in.expert_bpw = e.contains("weights_differ") ? in.bpw : expert_bpw(*format);
+    std::string kv_type = e["kv_type"].is_string() ? e["kv_type"].get<std::string>() : "f16";
+    in.kv_gb = kv_cache_gb(m, e["n_ctx"].get<long>(), 1, kv_bytes(kv_type));
+    in.engine = engine;
+    double kv_total = e["kv_mib"].is_number() ? e["kv_mib"].get<double>() * kMiB : in.kv_gb;
+    double kv_logged_gpu = kv_total * (cpu_moe > 0 ? 1.0 : std::max(0, ngl - 1) / double(m.layers));
+    in.gpu_room_gb = e["gpu_model_mib"].get<double>() * kMiB + kv_logged_gpu;
+    Host host{1e6, 100, "test"};
+    std::string why;
+    auto p = plan_placement(in, host, &why);
+    REQUIRE(p);
+    int planned = cpu_moe > 0 ? p->cpu_moe_layers : p->gpu_layers, logged = cpu_moe > 0 ? cpu_moe : ngl;
+    std::string what = cpu_moe > 0 ? "--n-cpu-moe" : "-ngl";
+    WARN(fmt::format("| {} | {} {} ({}) | {:.2f} GB | {} {} | {} {} |", e["file"].get<std::string>(), e["model"].get<std::string>(),
+                     e["format"].get<std::string>(), sized, in.gpu_room_gb, what, logged, what, planned));
+    // The one exception the doc states: a file other than the record's, split by layer over two GPUs, where qsel's
+    // count is 3 layers off the run's (printed above, not checked).
+    if (e.contains("weights_differ") && e.value("gpu_count", 1) > 1) continue;
+    CHECK(std::abs(planned - logged) <= 1);
+    ++compared;
+  }
+  CHECK(compared >= 6);
 }
 
 TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none when RAM is short", "[rules][placement]") {
@@ -96,7 +156,6 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   in.gpu_room_gb = 24.4;
   in.gpu_bandwidth_gbs = 1008;
   in.context = 8192;
-  in.format_name = "Q4_K_M";
   in.engine = engine;
   std::string why;
   auto p = plan_placement(in, Host{64, 89.6, "t"}, &why);
@@ -105,7 +164,8 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   CHECK(p->gpu_layers > 35);
   CHECK(p->gpu_layers < 50);
   CHECK(p->vram_gb <= in.gpu_room_gb);
-  CHECK(p->command == "llama-server -m MODEL-Q4_K_M.gguf -ngl " + std::to_string(p->gpu_layers) + " -c 8192 -fa on");
+  // -ngl as llama.cpp counts it: the output layer is one of the N (its VRAM holds the head and N - 1 layers).
+  CHECK(p->kv_where == fmt::format("with each layer: {} on the GPU, {} in RAM", p->gpu_layers - 1, dense.layers - (p->gpu_layers - 1)));
   CHECK(p->decode_ceiling_tok_s > 2);
   CHECK(p->decode_ceiling_tok_s < 6);
   // 16 GB of RAM leaves 12 for the model: not enough for the layers left over.
@@ -123,7 +183,6 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   CHECK(e->kind == "experts");
   CHECK(e->cpu_moe_layers > 0);
   CHECK(e->cpu_moe_layers < moe.layers);
-  CHECK(e->command.find("--n-cpu-moe " + std::to_string(e->cpu_moe_layers)) != std::string::npos);
   CHECK(e->decode_ceiling_tok_s > p->decode_ceiling_tok_s);  // only the active experts are read from RAM
 }
 

@@ -17,6 +17,7 @@ struct ReportedGpu {
   std::string index;      // the tool's device index ("0", "card1"); empty when it gives none
   std::string name;       // as printed: "NVIDIA GeForce RTX 3090", "Radeon RX 7900 XT", "Apple M1 Pro"
   double memory_mib = 0;  // total memory as the tool reports it; 0 when it does not say
+  double free_mib = 0;    // memory free now (nvidia-smi memory.free); 0 when the tool does not say
   std::string target;     // "sm86" (from compute_cap 8.6), "gfx1100", "apple-m1"; empty when unknown
 };
 

@@ -16,6 +16,7 @@ struct LocalGpu {
   const Record* record = nullptr;   // the matching record; null when `custom` describes the part
   std::optional<CustomPart> custom; // the driver's figures, when no record fits
   int count = 1;                    // identical GPUs
+  double free_mib = 0;              // the least memory free on any of them, as the tool reported it; 0 when not reported
   std::string note;                 // what was detected and how it was read
 };
 

@@ -19,6 +19,7 @@ struct GpuArg {
   std::shared_ptr<const Record> owned;     // holds `accelerator` when it is user-described or detected-unknown
   int count = 0;                           // GPUs detected by "auto" (0 = not detected)
   int devices = 1;                         // GPUs the engines see per package (MI250X: 2 GCDs); `accelerator` is one of them
+  double free_gib = 0;                     // memory free per GPU as "auto" read it (nvidia-smi memory.free); 0 = not read
   std::optional<InstalledRam> host_ram;    // "auto": the host's RAM, read within the same detection deadline
 };
 

@@ -19,6 +19,8 @@ struct Release {
   bool official = true;
   bool local = false;   // the checkpoint the user named (--model PATH, or a Hub repo a record lists): served as it is
   bool qat = false;     // quantization-aware trained by the publisher: served as released, like the primary
+  double file_gb = 0;   // the published file's size (release `file_gb`): sizes this release; 0 when not recorded
+  std::string file;     // the GGUF file the repo's listing holds (release `file`); empty: the publishers' MODEL-QUANT.gguf
   bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
 };
 
@@ -49,6 +51,8 @@ struct ModelSpec {
   int kv_lora_rank = 0, rope_dim = 0;
   int experts = 0, active_experts = 0;
   int expert_ffn = 0;              // one routed expert's FFN width (moe_intermediate_size); 0 = unknown
+  double gguf_expert_bpw = 0;      // bits per weight the experts keep in every GGUF (model `gguf_experts`: MXFP4 4.25); 0 = the label's
+  std::string gguf_expert_type;    // that type's name ("MXFP4")
   std::string architecture;        // Hugging Face architecture class; empty when unknown
   std::string family;              // model family ("llama-3.1", "qwen3"): quality rows of the family stand for it
   long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown

@@ -45,11 +45,20 @@ struct Layout {
   std::string describe() const;  // "TP 8 + EP", "TP 2 x PP 3", "TP 8 x 8 replicas", "layers over 2 GPUs"
 };
 
+// A command line that carries out a plan (rules/launch.h).
+struct LaunchCommand {
+  std::string role;     // run (the plan) | fit (the engine fits itself: the alternative) | quantize (a file you make first)
+  std::string program;  // the engine `cli` program it runs
+  std::string text;     // the whole line
+};
+
 struct Memory {
   double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
   Budget budget;
   double bpw = 0;
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
+  double chosen_bpw = 0;     // a bitrate the user picks (EXL2/EXL3 -b): the one chosen; 0 otherwise
+  bool chosen_published = false;  // that bitrate is one quantizers publish (else a custom one you quantize yourself)
   std::string kv_dtype;     // a dtype name or the KV-cache format record used
   bool fits = false;         // it loads within the engine's budget (true for "tight" too)
   std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | offload (part in system RAM) | slow (offload under --min-tok-s) | no
@@ -68,6 +77,7 @@ struct Memory {
   double forecast_tok_s = 0;  // the ceiling times the engine's measured efficiency (0: no calibration)
   Efficiency efficiency;      // what the forecast rests on
   std::vector<std::string> notes;
+  std::vector<LaunchCommand> commands;  // set for a plan that fits, when its engine records how it is launched
 };
 
 

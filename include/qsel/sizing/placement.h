@@ -28,13 +28,13 @@ constexpr double kOsReserveGb = 4;  // RAM kept for the OS, the engine and its h
 
 struct Placement {
   std::string kind;          // "layers" (-ngl) | "experts" (--n-cpu-moe)
-  int gpu_layers = 0;        // layers on the GPU (-ngl)
+  int gpu_layers = 0;        // -ngl as llama.cpp counts it: the output layer and gpu_layers - 1 repeating layers
   int cpu_moe_layers = 0;    // layers whose experts stay in RAM (--n-cpu-moe)
   int layers = 0;
   double vram_gb = 0, ram_gb = 0;  // what each side holds (weights + their KV)
   double gpu_stream_gb = 0, ram_stream_gb = 0;  // bytes read per decode step from each side
   std::string kv_where;      // "GPU for the offloaded layers, RAM for the rest"
-  std::string command;       // llama-server … with the flags
+  std::string command;       // the run command (set by rules/launch.cc from the engine's launch templates)
   double decode_ceiling_tok_s = 0;  // GPU bytes at GPU bandwidth plus RAM bytes at RAM bandwidth
 };
 
@@ -51,10 +51,9 @@ struct PlacementInput {
   double gpu_room_gb = 0;          // what the GPU gives weights and KV (the engine budget less the margin)
   double gpu_bandwidth_gbs = 0;
   long context = 0;
-  std::string format_name;         // for the command line ("Q4_K_M")
   const Record* engine = nullptr;
   // A split the caller fixes instead of the one that fits (tests against public logs):
-  // layers on the GPU (-ngl N, counting the head as llama.cpp does: layers + 1 is all),
+  // layers on the GPU (-ngl N as llama.cpp counts it: the output layer first, then N - 1 repeating layers; layers + 1 is all),
   // and layers whose experts stay in RAM (--n-cpu-moe N). -1: let the plan choose.
   int force_gpu_layers = -1, force_cpu_moe = -1;
 };

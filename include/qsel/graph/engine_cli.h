@@ -1,0 +1,35 @@
+// An engine's recorded command line: the flags each of its programs has at a
+// pinned release (engine `cli`), and the templates qsel writes launch commands
+// from (engine `launch`). Every command qsel prints is checked against these
+// (lint QS045 for the templates; tests/rules/launch_grid_test.cc for the output).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "qsel/graph/graph.h"
+
+namespace qsel {
+
+// The words of a command line that are flags: each word that starts with '-'
+// and is not a number ("-ngl", "--fit-target"); "--flag=value" counts as "--flag".
+std::vector<std::string> command_flags(const std::string& command);
+
+// The engine's `cli` entry for the program `command` runs: the longest recorded
+// program name the command starts with (followed by a space or the end); null when none.
+const nlohmann::json* cli_program(const Record& engine, const std::string& command);
+
+// The flags of `command` that the release its program was recorded at lacks, or
+// every flag when no recorded program runs it (`program_known` says which).
+std::vector<std::string> unknown_flags(const Record& engine, const std::string& command, bool* program_known = nullptr);
+
+// Every command line the engine's `launch` spells, each prefixed with its program
+// (the settings, the fit alternative, each KV-cache entry and the parallel-layout
+// flags of `tensor_parallel.flags`), with the JSON pointer
+// of the field it came from: what lint checks against the `cli` table.
+struct LaunchTemplate {
+  std::string pointer;  // "/launch/context", "/launch/kv_cache/0/flags"
+  std::string command;  // "llama-server -c {context}"
+};
+std::vector<LaunchTemplate> launch_templates(const Record& engine);
+
+}  // namespace qsel

@@ -1,0 +1,37 @@
+// The commands that carry out a plan (DESIGN §6a "printed commands are
+// contracts"): each engine's `launch` templates filled with what the plan
+// assumed — the file or repo, the context, the KV-cache type, the layers on the
+// GPU counted as the engine counts them, the split across GPUs, the memory
+// fraction and sequences — plus the engine's own fitting as the alternative and
+// the quantize step of a file nobody publishes. Only flags of the engine's
+// recorded release appear (engine `cli`; tests/rules/launch_grid_test.cc).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "qsel/rules/deliberation.h"
+
+namespace qsel {
+
+// The flags that select KV-cache format `kv` on `engine`'s command line: "" for a
+// 16-bit cache (the engines' default); nullopt when the engine records a launch
+// spec and no entry for that format (the plan cannot be expressed), or "" when it
+// records no launch spec at all (nothing is printed for it).
+std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format);
+
+// A GGUF format's type as publishers spell it in file names (Q4_K_M, MXFP4_MOE):
+// the alias that is one upper-case word, never the llama.cpp enum (LLAMA_FTYPE_...).
+std::string gguf_quant_name(const Record& format);
+
+// The file or repo a candidate runs from, as its engine's launch names it.
+struct ModelArg {
+  std::string template_key;  // "model" or "model_repo"
+  std::string value;         // the file name, "repo" or "repo:QUANT"
+  std::string note;          // how it was chosen ("no published checkpoint: a file you quantize yourself")
+};
+ModelArg model_arg(const Deliberation& d, const Candidate& c);
+
+// Fills `commands` of every candidate that fits and whose engine records a launch spec.
+void launch_commands(Deliberation& d);
+
+}  // namespace qsel

@@ -1,0 +1,206 @@
+// Launch commands from a plan (include/qsel/rules/launch.h). Every flag comes
+// from the engine's `launch` templates, which lint QS045 checks against the
+// engine's recorded release; no engine, format or model id appears here.
+#include "qsel/rules/launch.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qsel/core/text.h"
+#include "qsel/core/units.h"
+#include "qsel/graph/engine_cli.h"
+#include "qsel/rules/rule_support.h"
+
+namespace qsel {
+using nlohmann::json;
+namespace {
+
+std::string replace_all(std::string s, const std::string& key, const std::string& value) {
+  for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size())) s.replace(at, key.size(), value);
+  return s;
+}
+
+// The last path component of a repo id ("Qwen/Qwen3-32B" -> "Qwen3-32B").
+std::string repo_name(const std::string& repo) {
+  auto slash = repo.rfind('/');
+  return slash == std::string::npos ? repo : repo.substr(slash + 1);
+}
+
+bool gguf_format(const Record& f) { return f.str("scheme") == "gguf"; }
+
+// The model's own name as publishers put it in file names: its shipped repo's name, else its id.
+std::string model_name(const ModelSpec& m) {
+  if (const Release* r = m.shipped(); r && !r->repo.empty()) return repo_name(r->repo);
+  for (const auto& r : m.releases)
+    if (r.official && !r.repo.empty()) return repo_name(r.repo);
+  return m.id.empty() ? std::string("model") : m.id;
+}
+
+// The repo the unquantized model is published in, when one is recorded.
+std::string base_repo(const Deliberation& d) {
+  for (const auto& r : d.query.model->releases) {
+    const Record* f = d.graph.find(r.format);
+    if (f && is_baseline(*f) && !r.repo.empty()) return r.repo;
+  }
+  const Release* r = d.query.model->shipped();
+  return r ? r->repo : "";
+}
+
+std::string number(double v) { return fmt::format("{:g}", std::round(v * 1000) / 1000); }
+
+struct Builder {
+  const json& launch;
+  std::vector<std::string> words;
+  bool add(const char* key, const std::vector<std::pair<std::string, std::string>>& values = {}) {
+    if (!launch.contains(key) || !launch[key].is_string()) return false;
+    std::string t = launch[key].get<std::string>();
+    for (const auto& [k, v] : values) t = replace_all(t, k, v);
+    words.push_back(t);
+    return true;
+  }
+  std::string text() const { return fmt::format("{}", fmt::join(words, " ")); }
+};
+
+const Record* kv_format_of(const Deliberation& d, const Memory& m) {
+  const Record* f = d.graph.find(m.kv_dtype);
+  return f && f->str("regime") == "kv-cache" ? f : nullptr;
+}
+
+// What the plan assumes about the GPUs' free memory, said beside the engine's own fitting.
+std::string fit_note(const Memory& m, int planned, bool experts) {
+  const std::string& src = m.budget.total_source;
+  std::string what = experts ? "the expert layers to keep in RAM" : "the layers to put on the GPU";
+  if (src.find("free") != std::string::npos)
+    return fmt::format("the alternative lets llama.cpp choose {} itself (--fit on): sized from the same free memory ({}), its "
+                       "count lands within one layer of the plan's {}", what, src, planned);
+  return fmt::format("the alternative lets llama.cpp choose {} itself (--fit on) from the memory free when it starts; the plan sized "
+                     "from {}, and a desktop keeps part of a card for itself, so --fit may {} than the plan's {} (give "
+                     "--vram-free GiB, what nvidia-smi shows free, and both agree within one layer)",
+                     what, src, experts ? "keep more expert layers in RAM" : "put fewer layers on the GPU", planned);
+}
+
+void build(Deliberation& d, Candidate& c) {
+  Memory& m = *c.memory;
+  const json launch = c.engine->data.value("launch", json());
+  if (!launch.is_object() || !launch.contains("program")) return;
+  std::string program = launch.value("program", "");
+  const ModelSpec& model = *d.query.model;
+  Builder b{launch, {program}};
+  ModelArg arg = model_arg(d, c);
+  b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}});
+  if (!arg.note.empty()) m.notes.push_back(arg.note);
+  b.add("always");
+  if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
+  if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) b.words.push_back(*kv);
+  if (m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1)
+    b.add("memory_fraction", {{"{fraction}", number(m.budget.fraction)}});
+  if (!m.setting.empty()) {
+    // The serving setting the fit needs ("--max-num-seqs 16"): the sequences template with its number.
+    auto space = m.setting.rfind(' ');
+    std::string n = space == std::string::npos ? m.setting : m.setting.substr(space + 1);
+    if (!b.add("sequences", {{"{n}", n}})) b.words.push_back(m.setting);
+  }
+  bool several = m.parts > 1 || m.layout.layer_gpus > 1;
+  std::size_t before_layers = b.words.size();
+  int layers = std::max(1, model.layers);
+  if (m.placement) {
+    const Placement& p = *m.placement;
+    if (p.kind == "experts") {
+      b.add("gpu_layers", {{"{n}", std::to_string(layers + 1)}});
+      b.add("cpu_moe", {{"{n}", std::to_string(p.cpu_moe_layers)}});
+    } else {
+      b.add("gpu_layers", {{"{n}", std::to_string(p.gpu_layers)}});
+    }
+  } else {
+    b.add("gpu_layers", {{"{n}", std::to_string(layers + 1)}});  // everything, the output layer included
+  }
+  std::size_t after_layers = b.words.size();
+  if (several && m.layout.layer_split) {  // the layers spread over the GPUs evenly (identical parts)
+    std::vector<std::string> even(static_cast<std::size_t>(std::max(m.layout.layer_gpus, m.parts)), "1");
+    b.add("tensor_split", {{"{split}", fmt::format("{}", fmt::join(even, ","))}});
+  }
+  if (!m.layout.flags.empty()) b.words.push_back(m.layout.flags);  // tensor, pipeline, expert, data parallel (engine tensor_parallel.flags)
+  m.commands.push_back({"run", program, b.text()});
+  if (m.placement) m.placement->command = b.text();
+  // The engine fits the layers itself: the same line without the layer flags, with its fitting margin.
+  if (launch.contains("fit") && after_layers > before_layers) {
+    Builder f{launch, {}};
+    for (std::size_t i = 0; i < b.words.size(); ++i)
+      if (i < before_layers || i >= after_layers) f.words.push_back(b.words[i]);
+    double margin_mib = (m.parts > 0 ? m.margin_gb / m.parts : m.margin_gb) * kBytesPerGB / kBytesPerMiB;
+    f.add("fit", {{"{mib}", std::to_string(static_cast<long>(std::lround(margin_mib)))}});
+    m.commands.push_back({"fit", program, f.text()});
+    int planned = m.placement ? (m.placement->kind == "experts" ? m.placement->cpu_moe_layers : m.placement->gpu_layers) : layers + 1;
+    m.notes.push_back(fit_note(m, planned, m.placement && m.placement->kind == "experts"));
+  }
+  // A bitrate no repository publishes is a file you make: the engine's converter at that bitrate.
+  if (m.chosen_bpw > 0 && !m.chosen_published) {
+    for (const auto& p : c.engine->data.value("cli", json::array())) {
+      std::string name = p.value("program", "");
+      if (name.find("convert") == std::string::npos) continue;
+      m.commands.push_back({"quantize", name, fmt::format("{} -i {} -o {}-{:.2f}bpw -b {:.2f}", name, base_repo(d).empty() ? "MODEL_DIR" : repo_name(base_repo(d)),
+                                                          model_name(model), m.chosen_bpw, m.chosen_bpw)});
+      m.notes.push_back(fmt::format("-b {:.2f} is a custom bitrate you quantize yourself (no repository publishes it)", m.chosen_bpw));
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format) {
+  const json launch = engine.data.value("launch", json());
+  if (!kv_format) return std::string();
+  if (!launch.is_object()) return std::string();
+  for (const auto& e : launch.value("kv_cache", json::array()))
+    if (e.value("format", "") == kv_format->id) return e.value("flags", "");
+  return std::nullopt;
+}
+
+std::string gguf_quant_name(const Record& f) {
+  for (const auto& a : f.strings("/aliases")) {
+    std::string w = a.substr(a.rfind(' ') == std::string::npos ? 0 : a.rfind(' ') + 1);
+    bool word = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) { return std::isupper(ch) || std::isdigit(ch) || ch == '_'; });
+    if (word && std::isupper(static_cast<unsigned char>(w[0])) && w.rfind("LLAMA_FTYPE", 0) != 0) return w;
+  }
+  return f.id;
+}
+
+ModelArg model_arg(const Deliberation& d, const Candidate& c) {
+  const ModelSpec& model = *d.query.model;
+  const json launch = c.engine ? c.engine->data.value("launch", json()) : json();
+  bool gguf = gguf_format(*c.format);
+  if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id) {
+    std::string path = model.checkpoint->path;
+    return {"model", gguf ? path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) : path, ""};
+  }
+  if (gguf) {
+    std::string quant = gguf_quant_name(*c.format);
+    if (!c.release.empty() && launch.contains("model_repo")) {
+      for (const auto& r : model.releases)
+        if (r.repo == c.release && !r.file.empty()) return {"model", r.file, fmt::format("{} is the file {} publishes", r.file, r.repo)};
+      return {"model_repo", fmt::format("{}:{}", c.release, quant), ""};
+    }
+    return {"model", fmt::format("{}-{}.gguf", model_name(model), quant),
+            c.release.empty() ? fmt::format("no published {} file of {} is recorded: {}-{}.gguf is the name the common publishers "
+                                            "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(model),
+                                            model_name(model), quant)
+                              : ""};
+  }
+  if (!c.release.empty()) return {"model", c.release, ""};
+  if (is_baseline(*c.format) && !base_repo(d).empty()) return {"model", base_repo(d), ""};
+  std::string folder = fmt::format("./{}-{}", model_name(model), c.format->id);
+  return {"model", folder, fmt::format("no published {} checkpoint of {} is recorded: {} is a folder you quantize yourself",
+                                       c.format->id, model_name(model), folder)};
+}
+
+void launch_commands(Deliberation& d) {
+  if (!d.query.model) return;
+  for (auto& c : d.candidates)
+    if (c.memory && c.memory->fits && c.engine && c.memory->commands.empty()) build(d, c);
+}
+
+}  // namespace qsel

@@ -1,0 +1,207 @@
+// Printed commands are contracts (DESIGN §6a, issue 39): over every consumer and
+// unified-memory part x 16 models x offload and KV-cache options, every command
+// recommend prints uses only flags of its engine's recorded release (engine
+// `cli`), and carries what its plan assumed: the context, the KV-cache type, the
+// layers on the GPU as llama.cpp counts them, the split across GPUs, the memory
+// fraction and the sequences; file names are ones publishers use.
+#include "qsel/rules/launch.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "qsel/core/units.h"
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/graph/engine_cli.h"
+#include "qsel/rules/rules.h"
+
+using namespace qsel;
+using nlohmann::json;
+
+// A named namespace: the unity build puts this file beside ranking_properties_test (kLaunchGridModels, query ...).
+namespace launch_grid {
+
+const std::vector<std::string> kLaunchGridModels = {
+    "llama-3.1-8b", "llama-3.1-70b", "qwen3-8b", "qwen3-14b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-20b",
+    "gpt-oss-120b", "gemma-3-27b", "gemma-3-12b", "mistral-small-3.2-24b", "phi-4", "glm-4.5-air", "llama-3.2-3b", "mixtral-8x7b"};
+
+bool in_grid(const Record& a) {
+  return a.str("market") == "consumer" || a.str("memory_type").find("unified") != std::string::npos;
+}
+
+std::string filled(const json& launch, const char* key, const std::string& placeholder, const std::string& value) {
+  std::string t = launch.value(key, std::string());
+  if (auto at = t.find(placeholder); at != std::string::npos) t.replace(at, placeholder.size(), value);
+  return t;
+}
+
+bool has(const std::string& command, const std::string& part) {
+  return !part.empty() && (" " + command + " ").find(" " + part + " ") != std::string::npos;
+}
+
+struct Grid {
+  std::mutex mutex;
+  long queries = 0, commands = 0, flags = 0;
+  std::vector<std::string> mismatches;
+  void fail(const std::string& s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    mismatches.push_back(s);
+  }
+};
+
+// Every command of a candidate against its engine's table and its own plan.
+void check(const Graph& g, const Query& q, const Candidate& c, Grid& grid, const std::string& where) {
+  const Memory& m = *c.memory;
+  const json launch = c.engine->data.value("launch", json());
+  std::string who = fmt::format("{} {} on {}", where, c.format->id, c.engine->id);
+  long counted = 0;
+  for (const auto& cmd : m.commands) {
+    bool known = false;
+    auto missing = unknown_flags(*c.engine, cmd.text, &known);
+    counted += static_cast<long>(command_flags(cmd.text).size());
+    if (!known) grid.fail(fmt::format("{}: `{}` runs no recorded program", who, cmd.text));
+    for (const auto& f : missing) grid.fail(fmt::format("{}: `{}` uses {}, not in the recorded release", who, cmd.text, f));
+    if (cmd.text.find("MODEL-") != std::string::npos || cmd.text.find("LLAMA_FTYPE") != std::string::npos ||
+        cmd.text.find("--target-bpw") != std::string::npos)
+      grid.fail(fmt::format("{}: `{}` names no file anyone publishes", who, cmd.text));
+  }
+  if (!launch.is_object()) return;
+  if (m.commands.empty() || m.commands.front().role != "run") {
+    grid.fail(fmt::format("{}: a plan that fits has no run command", who));
+    return;
+  }
+  const std::string& run = m.commands.front().text;
+  if (launch.contains("context") && !has(run, filled(launch, "context", "{context}", std::to_string(q.context))))
+    grid.fail(fmt::format("{}: `{}` lacks the context {} the plan sized", who, run, q.context));
+  if (const Record* kv = g.find(m.kv_dtype); kv && kv->str("regime") == "kv-cache") {
+    auto flags = kv_cache_flags(*c.engine, kv);
+    if (!flags) grid.fail(fmt::format("{}: sized for {} which its command line cannot select", who, kv->id));
+    else if (!flags->empty() && !has(run, *flags)) grid.fail(fmt::format("{}: `{}` lacks `{}` for the {} cache the plan sized", who, run, *flags, kv->id));
+  } else if (m.kv_dtype == "fp8" || m.kv_dtype == "int8" || m.kv_dtype == "q8_0") {
+    grid.fail(fmt::format("{}: sized for an 8-bit cache ({}) no KV format record names", who, m.kv_dtype));
+  } else {
+    for (const auto& e : launch.value("kv_cache", json::array()))
+      if (has(run, e.value("flags", ""))) grid.fail(fmt::format("{}: `{}` selects an 8-bit cache the plan did not size", who, run));
+  }
+  int layers = std::max(1, q.model->layers);
+  if (m.placement) {
+    const Placement& p = *m.placement;
+    if (p.kind == "experts") {
+      if (!has(run, filled(launch, "cpu_moe", "{n}", std::to_string(p.cpu_moe_layers))) ||
+          !has(run, filled(launch, "gpu_layers", "{n}", std::to_string(layers + 1))))
+        grid.fail(fmt::format("{}: `{}` lacks --n-cpu-moe {} with every layer on the GPU", who, run, p.cpu_moe_layers));
+    } else if (!has(run, filled(launch, "gpu_layers", "{n}", std::to_string(p.gpu_layers)))) {
+      grid.fail(fmt::format("{}: `{}` lacks -ngl {} the plan placed", who, run, p.gpu_layers));
+    }
+    // The plan's VRAM holds the output layer once -ngl is at least 1 (llama.cpp's count).
+    if (p.kind == "layers" && p.gpu_layers >= 1 && p.vram_gb <= 0) grid.fail(fmt::format("{}: -ngl {} with no VRAM", who, p.gpu_layers));
+  } else if (launch.contains("gpu_layers") && !has(run, filled(launch, "gpu_layers", "{n}", std::to_string(layers + 1)))) {
+    grid.fail(fmt::format("{}: `{}` does not put all {} layers and the output layer on the GPU", who, run, layers));
+  }
+  if (m.layout.layer_split && m.parts > 1 && launch.contains("tensor_split")) {
+    std::vector<std::string> even(static_cast<std::size_t>(std::max(m.layout.layer_gpus, m.parts)), "1");
+    if (!has(run, filled(launch, "tensor_split", "{split}", fmt::format("{}", fmt::join(even, ",")))))
+      grid.fail(fmt::format("{}: `{}` does not split the layers over its {} GPUs", who, run, m.parts));
+  }
+  if (!m.layout.flags.empty() && !has(run, m.layout.flags))
+    grid.fail(fmt::format("{}: `{}` lacks the layout flags `{}` the plan assumed", who, run, m.layout.flags));
+  if (launch.contains("memory_fraction") && m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1 &&
+      !has(run, filled(launch, "memory_fraction", "{fraction}", fmt::format("{:g}", std::round(m.budget.fraction * 1000) / 1000))))
+    grid.fail(fmt::format("{}: `{}` lacks the memory fraction {:g} its budget assumed", who, run, m.budget.fraction));
+  if (!m.setting.empty() && run.find(m.setting.substr(m.setting.rfind(' ') + 1)) == std::string::npos)
+    grid.fail(fmt::format("{}: `{}` lacks {} the fit needs", who, run, m.setting));
+  std::lock_guard<std::mutex> lock(grid.mutex);
+  grid.commands += static_cast<long>(m.commands.size());
+  grid.flags += counted;
+}
+
+Query grid_query(const Graph& g, const Record& acc, const std::string& model) {
+  Query q;
+  q.accelerator = &acc;
+  q.target = g.find(acc.str("target"));
+  q.model = model_from_record(*g.find(model));
+  if (q.model->max_context > 0) q.context = std::min<long>(q.context, q.model->max_context);
+  return q;
+}
+
+}  // namespace launch_grid
+
+using launch_grid::Grid;
+
+TEST_CASE("launch: a GGUF type's file name is the publishers' spelling, never llama.cpp's enum", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  CHECK(gguf_quant_name(*g.find("gguf-q4-k-m")) == "Q4_K_M");
+  CHECK(gguf_quant_name(*g.find("gguf-mxfp4-moe")) == "MXFP4_MOE");
+}
+
+TEST_CASE("launch: a 16-bit cache needs no flag, an 8-bit one the engine's, and one it cannot select is nullopt", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  const Record& llama = *g.find("llama-cpp");
+  CHECK(kv_cache_flags(llama, nullptr) == std::string());
+  CHECK(kv_cache_flags(llama, g.find("gguf-kv-q8-0")) == std::string("-ctk q8_0 -ctv q8_0"));
+  CHECK_FALSE(kv_cache_flags(llama, g.find("fp8-kv")).has_value());
+  CHECK(kv_cache_flags(*g.find("vllm"), g.find("fp8-kv")) == std::string("--kv-cache-dtype fp8"));
+}
+
+TEST_CASE("launch grid: every printed command uses recorded flags and carries its plan (0 mismatches)", "[rules][launch][grid]") {
+  const Graph& g = embedded_graph();
+  Fitted f;
+  {
+    Deliberation warm = deliberate(g, launch_grid::grid_query(g, *g.find("rtx-4090"), "llama-3.1-8b"));
+    f.calibration = warm.calibration;
+    f.quality_model = warm.quality_model;
+  }
+  std::vector<const Record*> parts;
+  for (const Record* a : g.of_kind(Kind::Accelerator))
+    if (launch_grid::in_grid(*a) && g.find(a->str("target"))) parts.push_back(a);
+  // Offload and KV options beside the default: little RAM, much RAM over two GPUs, and each 8-bit cache.
+  struct Option {
+    const char* name;
+    double ram_gib;
+    int count;
+    const char* kv;
+  };
+  const std::vector<Option> options = {{"default", 0, 1, "auto"}, {"--ram 128 --count 2", 128, 2, "auto"},
+                                       {"--ram 16 --kv-cache int8", 16, 1, "int8"}, {"--kv-cache fp8", 0, 1, "fp8"}};
+  std::vector<std::pair<const Record*, std::string>> cells;
+  for (const Record* a : parts)
+    for (const auto& m : launch_grid::kLaunchGridModels) cells.push_back({a, m});
+  Grid grid;
+  const bool full = std::getenv("QSEL_FULL_GRID") != nullptr;
+  unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (std::size_t k = t; k < cells.size(); k += threads)
+        for (std::size_t oi = 0; oi < options.size(); ++oi) {
+          // Every part x model once, its option rotating (every part meets every option over its models);
+          // QSEL_FULL_GRID=1 runs the whole product (4x: about 4 CPU-minutes).
+          if (!full && oi != k % options.size()) continue;
+          const Option& o = options[oi];
+          Query q = launch_grid::grid_query(g, *cells[k].first, cells[k].second);
+          if (o.ram_gib > 0) q.host.ram_gb = o.ram_gib * kGiBInGB;
+          q.count = o.count;
+          q.kv_cache = o.kv;
+          Deliberation d = deliberate(g, q, &f);
+          std::string where = fmt::format("{} x {} ({})", cells[k].first->id, cells[k].second, o.name);
+          for (const auto& c : d.candidates) {
+            if (!c.memory || !c.engine || !c.memory->fits) continue;
+            launch_grid::check(g, q, c, grid, where);
+          }
+          std::lock_guard<std::mutex> lock(grid.mutex);
+          ++grid.queries;
+        }
+    });
+  for (auto& th : pool) th.join();
+  std::cout << fmt::format("launch grid: {} parts x {} models, {} options {} = {} queries; {} commands, {} flags checked; {} mismatches\n",
+                           parts.size(), launch_grid::kLaunchGridModels.size(), options.size(), full ? "each" : "in turn", grid.queries, grid.commands, grid.flags, grid.mismatches.size());
+  for (std::size_t i = 0; i < grid.mismatches.size() && i < 40; ++i) UNSCOPED_INFO(grid.mismatches[i]);
+  CHECK(grid.mismatches.empty());
+  CHECK(parts.size() >= 60);
+  CHECK(grid.commands > (full ? 10000 : 2500));
+}
