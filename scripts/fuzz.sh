@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness in tests/fuzz for SECONDS each (default 600),
 # seeded from data/, the YAML test suite (read in place when it is there),
-# examples/, the log fixtures and generated GGUF/safetensors files. Needs the
+# examples/, the log fixtures, the detection fixtures, Hub answers and cache
+# entries, and generated GGUF/safetensors files. Needs the
 # sanitizer build (scripts/sanitize.sh builds it). Crashes land in build-san/fuzz/<harness>/.
 #   scripts/fuzz.sh [SECONDS] [HARNESS…]
 set -euo pipefail
@@ -9,11 +10,11 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub checkpoint_folder)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(record_loader config_json gguf safetensors log_patterns hub checkpoint_folder hub_cache url detect)
 build=${QSEL_FUZZ_BUILD:-build-san}
 [ -x "$build/tests/fuzz/fuzz_record_loader" ] || { echo "fuzz: build $build first (scripts/sanitize.sh)"; exit 2; }
 seeds="$build/fuzz/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub,checkpoint_folder}
+rm -rf "$seeds" && mkdir -p "$seeds"/{record_loader,config_json,gguf,safetensors,log_patterns,hub,checkpoint_folder,hub_cache,url,detect}
 # Record files, each prefixed with its kind's index (the harness's first byte picks the kind).
 i=0
 for kind in formats accelerators targets kernels engines matrices benchmarks gotchas models techniques facts questions; do
@@ -61,6 +62,35 @@ for name in 'Qwen/Qwen3-32B-AWQ' 'unsloth/Llama-3.1-8B-Instruct-GGUF@refs/pr/1:Q
   { printf '\000'; printf '%s' "$name"; } > "$seeds/hub/name-$n"; n=$((n + 1))
 done
 { printf '\001'; printf '%s' '{"id":"org/name","sha":"0123456789abcdef0123456789abcdef01234567","gated":false,"siblings":[{"rfilename":"config.json","size":700},{"rfilename":"Q2_K/m-Q2_K-00001-of-00002.gguf","lfs":{"size":9}},{"rfilename":"m-Q4_K_M.gguf","size":5}]}'; } > "$seeds/hub/listing"
+# Hub cache entries (first byte: 0 a file list entry, 1 a file's meta, 2 a name or an ETag, 3 a list entry on disk).
+listing='{"sha":"0123456789abcdef0123456789abcdef01234567","gated":"","siblings":[{"rfilename":"config.json","size":700},{"rfilename":"m-Q4_K_M.gguf","size":5}]}'
+for sel in 0 3; do
+  { printf "\\$(printf '%03o' "$sel")"; printf '{"fetched":1700000000,"etag":"\\"abc\\"","listing":%s}' "$listing"; } > "$seeds/hub_cache/listing-$sel"
+  { printf "\\$(printf '%03o' "$sel")"; printf '{"fetched":"x","etag":"","listing":{}}'; } > "$seeds/hub_cache/bad-type-$sel"
+done
+{ printf '\001'; printf '%s' '{"size":1048576,"complete":false,"etag":"W/\"x\""}'; } > "$seeds/hub_cache/meta"
+{ printf '\001'; printf '%s' '{"size":"abc"}'; } > "$seeds/hub_cache/meta-bad"
+{ printf '\002'; printf '%s' 'Q2_K/m-Q2_K-00001-of-00002.gguf'; } > "$seeds/hub_cache/name"
+{ printf '\002'; printf '"a\r\nX-Evil: 1"'; } > "$seeds/hub_cache/etag-crlf"
+# URLs: credentials, case, ports, paths, and shapes libcurl refuses.
+n=0
+for url in 'https://alice:s%3Acret@Mirror.Example:8443/hf/?x=1#f' 'HTTP://HuggingFace.co' 'http://[::1]:8080/a' 'https://u:p@exa mple.com/x' \
+           'https://huggingface.co/org/name/resolve/main/x.gguf' 'ftp://x/y' 'https://:@/'; do
+  printf '%s' "$url" > "$seeds/url/url-$n"; n=$((n + 1))
+done
+# What the machine's tools print (first byte: 0 nvidia-smi CSV, 1 its table, 2 amd-smi, 3 rocm-smi, 4 sysctl + system_profiler,
+# 5 meminfo, 6 sysctl hw.memsize; +128: the GPUs read are matched to the corpus too).
+{ printf '\000'; printf 'NVIDIA GeForce RTX 3090, 24576 MiB, 8.6\nNVIDIA H100 80GB HBM3, 81559, 9.0\n'; } > "$seeds/detect/nvidia-csv"
+{ printf '\200'; printf 'NVIDIA GeForce RTX 3090, 24576 MiB, 8.6\nNVIDIA H100 80GB HBM3, 81559, 9.0\n'; } > "$seeds/detect/nvidia-csv-matched"
+{ printf '\000'; cat tests/fixtures/detect/nvidia-smi/titan-v-rtx-5880-ada-query.csv.txt; } > "$seeds/detect/nvidia-csv-header"
+for f in tests/fixtures/detect/nvidia-smi/*-x*.txt; do { printf '\001'; cat "$f"; } > "$seeds/detect/nvidia-$(basename "$f")"; done
+for f in tests/fixtures/detect/amd-smi/*; do { printf '\002'; cat "$f"; } > "$seeds/detect/amd-$(basename "$f")"; done
+for f in tests/fixtures/detect/rocm-smi/*; do { printf '\003'; cat "$f"; } > "$seeds/detect/rocm-$(basename "$f")"; done
+for f in tests/fixtures/detect/sysctl/*; do
+  { printf '\004'; cat "$f"; printf '\n--8<--\n'; cat tests/fixtures/detect/system_profiler/cpufetch-183-m1pro-16gb-SPHardwareDataType-mini.txt; } > "$seeds/detect/apple-$(basename "$f")"
+done
+{ printf '\005'; printf 'MemTotal:       65536000 kB\nMemFree: 1 kB\n'; } > "$seeds/detect/meminfo"
+{ printf '\006'; printf 'hw.memsize: 68719476736\n'; } > "$seeds/detect/sysctl"
 status=0
 for h in "${harnesses[@]}"; do
   work="$build/fuzz/$h"

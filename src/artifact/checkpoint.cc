@@ -141,7 +141,7 @@ void find_quantization_config(const FileTree& t, Checkpoint& c) {
 std::string shard_name(const std::string& index, const std::string& name) {
   if (name.empty() || name.size() > 255 || name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
       name == ".." || name.find('\0') != std::string::npos)
-    throw UsageError(fmt::format("{}: weight_map names \"{}\", which is not a file name in the checkpoint folder", index, name));
+    throw UsageError(fmt::format("{}: weight_map names {}, which is not a file name in the checkpoint folder", index, quote_value(name)));
   return name;
 }
 
@@ -161,7 +161,7 @@ Shards shards(const FileTree& t, Checkpoint& c) {
       throw UsageError(fmt::format("{}: expected a \"weight_map\" object of tensor name to file", t.name(index)));
     std::set<std::string> files;
     for (const auto& [tensor, file] : j["weight_map"].items()) {
-      if (!file.is_string()) throw UsageError(fmt::format("{}: weight_map \"{}\" must name a file", t.name(index), tensor));
+      if (!file.is_string()) throw UsageError(fmt::format("{}: weight_map {} must name a file", t.name(index), quote_value(tensor)));
       files.insert(file.get<std::string>());
       if (files.size() > kMaxShards) throw UsageError(fmt::format("{}: more than {} shard files", t.name(index), kMaxShards));
     }
@@ -237,6 +237,9 @@ Checkpoint read_checkpoint_tree(const FileTree& t, ReadLimits limits) {
   find_quantization_config(t, c);
   if (t.has("hf_quant_config.json")) c.hf_quant_config = read_json(t, "hf_quant_config.json", "hf_quant_config.json", c);
   Shards index = shards(t, c);
+  if (index.files.size() > limits.shards)
+    throw UsageError(fmt::format("{}: {} shard files; qsel reads at most {}{}", index.index.empty() ? t.root() : index.index, index.files.size(),
+                                 limits.shards, limits.network ? " over the network (a request or two each)" : ""));
   Reading r(limits);
   for (const auto& f : index.files) add_safetensors(*t.open(f), c, r);
   check_index(index, r, c);

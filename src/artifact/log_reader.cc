@@ -1,9 +1,11 @@
 #include "qsel/artifact/log_reader.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -30,8 +32,10 @@ int open_log(const std::string& path) {
 
 }  // namespace
 
-LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line, std::uint64_t max_bytes) {
+LogScan scan_log(const std::string& path, const std::function<void(std::size_t, std::string_view)>& on_line, std::uint64_t max_bytes,
+                 std::chrono::milliseconds max_time) {
   int fd = open_log(path);
+  auto deadline = std::chrono::steady_clock::now() + max_time;
   LogScan s;
   std::string line;
   bool cutting = false;
@@ -43,6 +47,15 @@ LogScan scan_log(const std::string& path, const std::function<void(std::size_t, 
     cutting = false;
   };
   for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    pollfd p{fd, POLLIN, 0};
+    int ready = left > 0 ? ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000))) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (left <= 0) {  // a stream that never ends, or that went quiet: answer from what it said
+      s.stopped = s.stopped_by_time = true;
+      break;
+    }
+    if (ready == 0) continue;
     ssize_t got = ::read(fd, buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,7 +25,8 @@ namespace {
 
 
 // The log's sink: each formatted line goes through printable(), as every error
-// message does, so a record's or a file's bytes never reach the terminal raw.
+// message does, so a record's or a file's bytes never reach the terminal raw, and
+// is capped (capped_line) so none echoes a stranger's 100 KB.
 class EscapingSink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
   explicit EscapingSink(std::ostream& out) : out_(out) {}
@@ -35,7 +37,7 @@ class EscapingSink final : public spdlog::sinks::base_sink<std::mutex> {
     formatter_->format(msg, formatted);
     std::string_view line(formatted.data(), formatted.size());
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-    out_ << printable(line) << '\n';
+    out_ << capped_line(printable(line)) << '\n';
     out_.flush();
   }
   void flush_() override { out_.flush(); }
@@ -69,8 +71,8 @@ std::string first_word(const std::vector<std::string>& args) {
   return "";
 }
 
-int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args,
-                std::ostream& out, std::ostream& err) {
+int parse_error_lines(CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args,
+                      std::ostream& out, std::ostream& err) {
   if (e.get_exit_code() == 0) return app.exit(e, out, err);
   std::string word = first_word(args);
   auto names = command_names();
@@ -81,6 +83,15 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::
     return 2;
   }
   std::string what = e.what();
+  // "--kv-cache: foo not in {auto,fp16}" → "--kv-cache: expected one of auto, fp16, got "foo""
+  if (std::size_t colon = what.find(": "), set = what.rfind(" not in {"); colon != std::string::npos && set != std::string::npos &&
+      set > colon && what.back() == '}' && colon < 64) {
+    std::string choices = what.substr(set + 9, what.size() - set - 10);
+    for (std::size_t at = choices.find(','); at != std::string::npos; at = choices.find(',', at + 2)) choices.replace(at, 1, ", ");
+    err << fmt::format("qsel: error: {}: expected one of {}, got {}\n", what.substr(0, colon), printable(choices),
+                       quote_value(what.substr(colon + 2, set - colon - 2)));
+    return 2;
+  }
   // "Could not convert: --top = abc" → "--top: expected a number, got "abc""
   if (what.rfind("Could not convert: ", 0) == 0) {
     std::string rest = what.substr(19);
@@ -126,6 +137,17 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::
   }
   err << "qsel: error: " << printable(what) << "\n";
   return 2;
+}
+
+// The parse error's line, capped like every other: CLI11 quotes whatever was typed.
+int parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (e.get_exit_code() == 0) return app.exit(e, out, err);
+  std::ostringstream line;
+  int code = parse_error_lines(app, e, args, out, line);
+  std::string text = line.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  err << capped_line(text) << "\n";
+  return code;
 }
 
 }  // namespace
@@ -217,6 +239,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   } catch (const CLI::ParseError& e) {
     return parse_error(app, e, args, out, err);
   }
+  // The log writes to `err` for this run only: a caller running qsel in-process (the
+  // tests) keeps its own logger, never one bound to a stream that is gone.
+  struct RestoreLogger {
+    std::shared_ptr<spdlog::logger> saved = spdlog::default_logger();
+    ~RestoreLogger() { spdlog::set_default_logger(saved); }
+  } restore;
   setup_logging(err, ctx.verbosity);
   try {
     if (version) {
@@ -234,7 +262,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "qsel: error: a command is required\n";
     return 2;
   } catch (const UsageError& e) {
-    err << "qsel: error: " << printable(e.what()) << "\n";  // a message quotes what strangers wrote: one escaped line
+    err << capped_line("qsel: error: " + printable(e.what())) << "\n";  // a message quotes what strangers wrote: one escaped, capped line
     return 2;
   }
 }

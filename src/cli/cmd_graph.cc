@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "number_flags.h"
 #include "qsel/explain/browse.h"
 #include "qsel/report/json_contract.h"
 #include "qsel/report/render.h"
@@ -53,8 +54,9 @@ void print_graph(Context& ctx, const ojson& result) {
 
 Runner setup_graph(CLI::App& sub, Context& ctx) {
   auto o = std::make_shared<GraphQuery>();
+  auto depth = std::make_shared<TypedNumber>();
   sub.add_option("--around", o->around, "Only the records within --depth hops of this id or alias (edges followed both ways)");
-  CLI::Option* depth = sub.add_option("--depth", o->depth, "Hops from --around (default 1)");
+  add_number(sub, "--depth", *depth, "Hops from --around (default 1)", "INT");
   sub.add_option("--kinds", o->kinds, "Only records of these kinds (format,engine,kernel,matrix,target,accelerator,benchmark …)")
       ->delimiter(',');
   sub.add_option("--edges", o->edges, "Only edges with these labels and the records they join (native-on,emulated-on,serves …; "
@@ -62,8 +64,8 @@ Runner setup_graph(CLI::App& sub, Context& ctx) {
       ->delimiter(',');
   return [o, depth, &ctx]() {
     require_format(ctx, "graph");
-    if (depth->count() && o->around.empty()) throw UsageError("--depth needs --around ID");
-    if (o->depth < 0) throw UsageError(fmt::format("--depth must be 0 or more, got {}", o->depth));
+    if (depth->given && o->around.empty()) throw UsageError("--depth needs --around ID");
+    if (depth->given) o->depth = static_cast<int>(whole_number_flag(*depth, "--depth", 0, 1000, "a number of hops from 0 to 1000"));
     print_graph(ctx, graph_answer(ctx.graph(), *o));
     return 0;
   };

@@ -32,7 +32,7 @@ struct LintArgs {
   std::string config, baseline, write_baseline, output_file;
   std::string stale_after, root, stdin_filename;
   bool strict = false, fix = false, diff = false, list_rules = false, exit_zero = false, no_config = false, statistics = false,
-       show_fixes = false;
+       show_fixes = false, stale_after_given = false;
 };
 
 // No path: the corpus named by --data / QSEL_DATA, else ./data.
@@ -55,7 +55,7 @@ LintSettings settings_for(const LintArgs& a, const std::vector<std::string>& pat
   if (!a.select.empty()) s.select = parse_rule_list(a.select);
   for (const auto& code : parse_rule_list(a.ignore)) s.ignore.push_back(code);
   s.strict = s.strict || a.strict;
-  if (!a.stale_after.empty()) s.check_options.stale_after_months = parse_stale_after(a.stale_after);
+  if (a.stale_after_given) s.check_options.stale_after_months = parse_stale_after(a.stale_after);  // "" too: an error, not off
   s.check_options.today = today_days();
   return s;
 }
@@ -174,7 +174,8 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
       ->allow_extra_args(false);
   sub.add_flag("--strict", a->strict, "Warnings fail too (exit 1)");
   sub.add_option("--stale-after", a->stale_after,
-                 "List engine facts read at commits older than this (12, 12m, 1y, 400d) as QS038 warnings; off by default");
+                 "List engine facts read at commits older than this (12, 12m, 1y, 400d) as QS038 warnings; off by default")
+      ->each([a](const std::string&) { a->stale_after_given = true; });
   sub.add_option("--config", a->config, "Config file (default: the nearest .qsel.yaml at or above the first path)");
   sub.add_flag("--no-config", a->no_config, "Read no .qsel.yaml: every rule, no baseline, no per-file ignores");
   sub.add_option("--baseline", a->baseline, "Report only findings not recorded in this baseline file");

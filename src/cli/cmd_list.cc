@@ -20,7 +20,7 @@ std::optional<Kind> kind_arg(const std::string& text) {
   std::vector<std::string> names;
   for (const auto& i : all_kinds()) names.push_back(i.plural);
   auto near = nearest(to_lower(text), names, 1);
-  throw UsageError(fmt::format("unknown kind \"{}\"{}", text,
+  throw UsageError(fmt::format("unknown kind {}{}", quote_value(text),
                                near.empty() ? "; run `qsel list` for the kinds" : fmt::format("; did you mean \"{}\"?", near[0])));
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli_model.h"
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 
 namespace qsel {
 namespace {
@@ -222,7 +223,7 @@ std::string completion_script(const CliModel& m, const std::string& shell) {
   if (shell == "bash") return bash(m);
   if (shell == "zsh") return zsh(m);
   if (shell == "fish") return fish(m);
-  throw UsageError(fmt::format("completion: unknown shell \"{}\"; use bash, zsh or fish", shell));
+  throw UsageError(fmt::format("completion: unknown shell {}; use bash, zsh or fish", quote_value(shell)));
 }
 
 }  // namespace qsel

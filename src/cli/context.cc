@@ -50,7 +50,7 @@ const Graph& Context::graph() {
   Corpus corpus = load_corpus(data_dir, set);
   spdlog::info("corpus: read {} record file(s) from {} in {} ms", corpus.files, data_dir, elapsed_ms(started));
   if (!corpus.problems.empty()) {
-    for (const auto& p : corpus.problems) *err << printable(located(p)) << " [" << p.code << "]\n";
+    for (const auto& p : corpus.problems) *err << capped_line(printable(located(p))) << " [" << p.code << "]\n";
     throw UsageError(fmt::format("{} problem(s) in corpus {}; run `qsel lint {}` for details",
                                  corpus.problems.size(), data_dir, data_dir));
   }
@@ -62,7 +62,7 @@ const Graph& Context::graph() {
 }
 
 void Context::note(const std::string& line) const {
-  if (verbosity >= 0) *err << "qsel: " << printable(line) << "\n";
+  if (verbosity >= 0) *err << capped_line("qsel: " + printable(line)) << "\n";
 }
 
 void Context::print_json(const nlohmann::json& j) const {

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const std::exception& e) {
-    std::cerr << "qsel: internal error: " << qsel::printable(e.what()) << "\n";
+    std::cerr << qsel::capped_line("qsel: internal error: " + qsel::printable(e.what())) << "\n";
     return 2;
   } catch (...) {
     std::cerr << "qsel: internal error\n";

@@ -1,6 +1,7 @@
 #include "qsel/core/atomic_write.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,6 +36,57 @@ bool holds(const std::string& path, std::string_view expect, std::size_t cap, st
   }
 }
 
+// ".NAME.TAG-XXXXXX" in `dir`, created exclusively and never through a link.
+int create_temp(int dir, const std::string& name, const char* tag, std::string* temp) {
+  static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string base = name.size() > 200 ? name.substr(0, 200) : name;
+  for (int tries = 0; tries < 100; ++tries) {
+    unsigned char r[6];
+    if (getrandom(r, sizeof r, 0) != static_cast<ssize_t>(sizeof r))
+      for (auto& b : r) b = static_cast<unsigned char>(std::rand());
+    std::string suffix;
+    for (unsigned char b : r) suffix += kChars[b % (sizeof kChars - 1)];
+    *temp = fmt::format(".{}.{}-{}", base, tag, suffix);
+    int fd = ::openat(dir, temp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+// The write itself, in the folder `dir`: a temporary file given `text` and `mode` (and
+// `owner` when the process may), flushed, checked by `last_look`, renamed over `name`,
+// and the folder flushed so the rename survives a crash.
+template <typename LastLook>
+WriteOutcome replace_in(int dir, const std::string& name, std::string_view text, const char* tag, mode_t mode, const struct stat* owner,
+                        LastLook last_look) {
+  std::string tmp;
+  int fd = create_temp(dir, name, tag, &tmp);
+  if (fd < 0) return failed(WriteOutcome::Failed, fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
+  auto fail = [&](WriteOutcome::Code code, std::string what) {
+    ::close(fd);
+    ::unlinkat(dir, tmp.c_str(), 0);
+    return failed(code, std::move(what));
+  };
+  auto fail_errno = [&](const char* what) { return fail(WriteOutcome::Failed, fmt::format("{}: {}", what, std::strerror(errno))); };
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail_errno("cannot write");
+    done += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, mode);
+  if (owner && ::fchown(fd, owner->st_uid, owner->st_gid) != 0) {
+    // Not the owner: the new file keeps ours; the mode above still matches.
+  }
+  if (::fsync(fd) != 0) return fail_errno("cannot flush to disk");
+  if (WriteOutcome late = last_look(); !late) return fail(late.code, late.why);
+  if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) return fail_errno("cannot replace it");
+  ::close(fd);
+  ::fsync(dir);  // the rename itself survives a crash
+  return {};
+}
+
 }  // namespace
 
 WriteOutcome try_write_file_atomic(const std::string& given, std::string_view text, const AtomicWrite& o) {
@@ -58,44 +109,23 @@ WriteOutcome try_write_file_atomic(const std::string& given, std::string_view te
     return failed(why.empty() ? WriteOutcome::ChangedBefore : WriteOutcome::Failed, why.empty() ? "the file changed" : why);
 
   std::filesystem::path p(path);
-  std::filesystem::path dir = p.parent_path().empty() ? std::filesystem::path(".") : p.parent_path();
-  std::string tmpl = (dir / fmt::format(".{}.{}-XXXXXX", p.filename().string(), o.temp_tag)).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) return failed(WriteOutcome::Failed, fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
-  std::string tmp(name.data());
-  auto fail = [&](WriteOutcome::Code code, std::string what) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return failed(code, std::move(what));
-  };
-  auto fail_errno = [&](const char* what) { return fail(WriteOutcome::Failed, fmt::format("{}: {}", what, std::strerror(errno))); };
-  for (std::size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return fail_errno("cannot write");
-    done += static_cast<std::size_t>(n);
-  }
-  if (exists) {
-    ::fchmod(fd, old.st_mode & 07777);
-    if (::fchown(fd, old.st_uid, old.st_gid) != 0) {
-      // Not the owner: the new file keeps ours; the mode above still matches.
-    }
-  } else {
-    ::fchmod(fd, 0644 & ~current_umask());
-  }
-  if (::fsync(fd) != 0) return fail_errno("cannot flush to disk");
-  if (o.expect && !holds(path, *o.expect, o.expect_max_bytes, &why))  // the last look: another writer may have saved it
-    return fail(why.empty() ? WriteOutcome::ChangedDuring : WriteOutcome::Failed, why.empty() ? "the file changed while it was written" : why);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return fail_errno("cannot replace it");
-  ::close(fd);
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // the rename itself survives a crash
-    ::close(dfd);
-  }
-  return {};
+  std::filesystem::path folder = p.parent_path().empty() ? std::filesystem::path(".") : p.parent_path();
+  int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return failed(WriteOutcome::Failed, fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
+  mode_t mode = exists ? (old.st_mode & 07777) : (0644 & ~current_umask());
+  WriteOutcome out = replace_in(dir, p.filename().string(), text, o.temp_tag, mode, exists ? &old : nullptr, [&]() -> WriteOutcome {
+    std::string late;
+    if (o.expect && !holds(path, *o.expect, o.expect_max_bytes, &late))  // the last look: another writer may have saved it
+      return failed(late.empty() ? WriteOutcome::ChangedDuring : WriteOutcome::Failed,
+                    late.empty() ? "the file changed while it was written" : late);
+    return {};
+  });
+  ::close(dir);
+  return out;
+}
+
+WriteOutcome try_write_file_atomic_at(int dir_fd, const std::string& name, std::string_view text, unsigned mode, const char* temp_tag) {
+  return replace_in(dir_fd, name, text, temp_tag, static_cast<mode_t>(mode), nullptr, []() -> WriteOutcome { return {}; });
 }
 
 void write_file_atomic(const std::string& path, std::string_view text, const AtomicWrite& options) {

@@ -99,6 +99,16 @@ std::string quote_value(std::string_view text) {
   return out + "\"";
 }
 
+std::string capped_line(std::string_view line, std::size_t max_bytes) {
+  if (line.size() <= max_bytes) return std::string(line);
+  auto boundary = [&](std::size_t at) {  // back to the start of the character at `at`
+    while (at > 0 && at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  std::size_t head = boundary(max_bytes * 2 / 3), tail = boundary(line.size() - max_bytes / 3);
+  return fmt::format("{}…[{} bytes]…{}", line.substr(0, head), tail - head, line.substr(tail));
+}
+
 std::string to_lower(std::string_view text) {
   std::string out(text);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -247,7 +257,7 @@ std::string printable_lines(std::string_view text) { return escaped(text, true);
 void require_one_of(const std::string& value, const std::vector<std::string>& allowed, const std::string& what) {
   if (allowed.empty() || std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return;
   auto near = nearest(to_lower(value), allowed, 1);
-  throw UsageError(fmt::format("unknown {} \"{}\"; {}", what, value,
+  throw UsageError(fmt::format("unknown {} {}; {}", what, quote_value(value),
                                near.empty() ? fmt::format("use one of {}", fmt::join(allowed, ", "))
                                             : fmt::format("did you mean \"{}\"?", near[0])));
 }

@@ -56,7 +56,7 @@ std::optional<double> parse_sysctl_memsize_gb(std::string_view text) {
 
 std::optional<double> installed_ram_gb(const std::string& path) {
   try {
-    return parse_meminfo_total_gb(read_text_file(path, 1 << 20, "meminfo"));
+    return parse_meminfo_total_gb(read_stream_file(path, 1 << 20, "meminfo"));  // a /proc file says its size is 0
   } catch (const UsageError&) {
     return std::nullopt;
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -25,12 +27,12 @@ const Record* target_record(const Graph& g, const std::string& target) {
 }
 
 // The record the name points at, before memory and target are checked.
-const Record* named_record(const Graph& g, const ReportedGpu& r) {
+const Record* named_record(const Graph& g, const ReportedGpuMatcher& m, const ReportedGpu& r) {
   if (r.target.rfind("apple-", 0) == 0 && r.memory_mib > 0) {
     std::string how;
     if (const Record* a = resolve_typed_gpu(g, fmt::format("{} {:g}gb", r.name, std::round(r.memory_mib / 1024)), &how)) return a;
   }
-  return match_reported_gpu(g, r.name, r.memory_mib);
+  return m.match(r.name, r.memory_mib);
 }
 
 bool target_agrees(const Graph& g, const ReportedGpu& r, const Record& rec) {
@@ -59,18 +61,35 @@ struct Group {
   double mib() const { return first.memory_mib > 0 ? first.memory_mib : record ? record_mib(*record) : 0; }
 };
 
+const Record* of_reported(const Graph& g, const ReportedGpuMatcher& m, const ReportedGpu& r) {
+  const Record* rec = named_record(g, m, r);
+  if (!rec || !target_agrees(g, r, *rec) || !memory_agrees(r, *rec)) return nullptr;
+  return rec;
+}
+
+// Identical GPUs are one group. Each distinct report is matched once, against spellings
+// compacted once: 4,096 GPUs took 7 s when every one re-spelled the corpus.
 std::vector<Group> group(const Graph& g, const Probe& probe) {
+  ReportedGpuMatcher matcher(g);
+  std::map<std::tuple<std::string, double, std::string>, std::size_t> seen;  // a report -> its group
   std::vector<Group> out;
   for (const auto& r : probe.gpus) {
-    const Record* rec = record_of_reported(g, r);
+    auto key = std::make_tuple(r.name, r.memory_mib, r.target);
+    if (auto it = seen.find(key); it != seen.end()) {
+      ++out[it->second].count;
+      continue;
+    }
+    const Record* rec = of_reported(g, matcher, r);
     auto same = std::find_if(out.begin(), out.end(), [&](const Group& x) {
       return rec ? x.record == rec : !x.record && x.first.name == r.name && std::fabs(x.first.memory_mib - r.memory_mib) < 1;
     });
     if (same != out.end()) {
       ++same->count;
+      seen.emplace(key, static_cast<std::size_t>(same - out.begin()));
       continue;
     }
-    out.push_back({r, rec, rec ? rec : named_record(g, r), 1});
+    seen.emplace(key, out.size());
+    out.push_back({r, rec, rec ? rec : named_record(g, matcher, r), 1});
   }
   return out;
 }
@@ -107,11 +126,7 @@ CustomPart custom_of(const Graph& g, const Group& x) {
 
 }  // namespace
 
-const Record* record_of_reported(const Graph& g, const ReportedGpu& r) {
-  const Record* rec = named_record(g, r);
-  if (!rec || !target_agrees(g, r, *rec) || !memory_agrees(r, *rec)) return nullptr;
-  return rec;
-}
+const Record* record_of_reported(const Graph& g, const ReportedGpu& r) { return of_reported(g, ReportedGpuMatcher(g), r); }
 
 LocalGpu choose_local_gpu(const Graph& g, const Probe& probe) {
   if (probe.gpus.empty())

@@ -1,5 +1,9 @@
 // nvidia-smi output: the CSV of --query-gpu, and the plain table older drivers
-// (without the compute_cap field) fall back to.
+// (without the compute_cap field) fall back to. A GPU comes only from a line of
+// exactly the shape nvidia-smi prints, every field it names well-formed (a table
+// row needs its Bus-Id and persistence mode too); output
+// that is mostly something else (500 KB of random bytes once read as four GPUs)
+// is not read at all.
 #include <algorithm>
 
 #include "detect_text.h"
@@ -31,6 +35,47 @@ std::string column_key(std::string_view cell) {
   return k;
 }
 
+bool digits(std::string_view s, std::size_t min, std::size_t max) {
+  return s.size() >= min && s.size() <= max && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+bool not_available(std::string_view cell) { return cell == "[N/A]" || cell == "N/A" || cell == "[Not Supported]" || cell == "Not Supported"; }
+
+// A product name as nvidia-smi prints one: printable ASCII, a letter, at most 96 characters.
+bool gpu_name(std::string_view s) {
+  return !s.empty() && s.size() <= 96 && has_letter(s) &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+// "24576 MiB", "24576" (nounits), or not available.
+bool memory_cell(std::string_view cell) {
+  if (not_available(cell)) return true;
+  if (cell.ends_with(" MiB")) cell.remove_suffix(4);
+  return digits(cell, 1, 9);
+}
+
+// "8.6", "12.0", or not available.
+bool compute_cap_cell(std::string_view cell) {
+  if (not_available(cell)) return true;
+  std::size_t dot = cell.find('.');
+  return dot != std::string_view::npos && digits(cell.substr(0, dot), 1, 2) && digits(cell.substr(dot + 1), 1, 2);
+}
+
+bool well_formed(const std::vector<std::string>& columns, const std::vector<std::string_view>& cells) {
+  if (cells.size() != columns.size()) return false;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (columns[i] == "name" && !gpu_name(cells[i])) return false;
+    if (columns[i] == "memory.total" && !memory_cell(cells[i])) return false;
+    if (columns[i] == "compute_cap" && !compute_cap_cell(cells[i])) return false;
+    if (columns[i] == "index" && !digits(cells[i], 1, 4)) return false;
+  }
+  return true;
+}
+
+// Output mostly made of lines that are not GPUs is not nvidia-smi's (a tool prints a
+// warning or two around its rows, not pages of them): nothing is read from it.
+constexpr std::size_t kStrayLines = 16;
+
 }  // namespace
 
 std::string target_of_compute_cap(std::string_view cap) {
@@ -50,6 +95,7 @@ std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
   std::vector<ReportedGpu> out;
   std::vector<std::string> columns = {"name", "memory.total", "compute_cap"};
   bool first = true;
+  std::size_t stray = 0;
   for (std::string_view line : lines(text)) {
     if (trim(line).empty()) continue;
     auto cells = split(line, ',');
@@ -63,7 +109,10 @@ std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
         continue;
       }
     }
-    if (cells.size() != columns.size()) continue;  // an error line, not a row
+    if (!well_formed(columns, cells)) {  // an error line or a warning, not a row
+      ++stray;
+      continue;
+    }
     ReportedGpu g;
     g.tool = "nvidia-smi";
     g.index = std::to_string(out.size());
@@ -73,26 +122,51 @@ std::vector<ReportedGpu> parse_nvidia_smi_csv(std::string_view text) {
       else if (columns[i] == "compute_cap") g.target = target_of_compute_cap(cells[i]);
       else if (columns[i] == "index") g.index = std::string(cells[i]);
     }
-    if (has_letter(g.name)) out.push_back(std::move(g));
+    out.push_back(std::move(g));
   }
+  if (stray > out.size() + kStrayLines) out.clear();
   return out;
 }
+
+namespace {
+
+// "00000000:01:00.0 Off" (or "N/A N/A" on a Jetson): the GPU row's Bus-Id and Disp.A.
+bool bus_field(std::string_view f) {
+  std::size_t space = f.rfind(' ');
+  if (space == std::string_view::npos) return false;
+  std::string_view bus = trim(f.substr(0, space)), disp = f.substr(space + 1);
+  if (disp != "On" && disp != "Off" && disp != "N/A") return false;
+  if (bus == "N/A") return true;
+  // domain:bus:device.function in hex
+  std::size_t c1 = bus.find(':'), c2 = bus.rfind(':'), dot = bus.rfind('.');
+  auto hex = [](std::string_view s, std::size_t min, std::size_t max) {
+    return s.size() >= min && s.size() <= max && std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  };
+  return c1 != c2 && dot > c2 && dot != std::string_view::npos && hex(bus.substr(0, c1), 4, 8) && hex(bus.substr(c1 + 1, c2 - c1 - 1), 2, 2) &&
+         hex(bus.substr(c2 + 1, dot - c2 - 1), 2, 2) && hex(bus.substr(dot + 1), 1, 1);
+}
+
+}  // namespace
 
 std::vector<ReportedGpu> parse_nvidia_smi_table(std::string_view text) {
   std::vector<ReportedGpu> out;
   auto ls = lines(text);
   for (std::size_t i = 0; i < ls.size(); ++i) {
     auto fields = split(ls[i], '|');
-    if (fields.size() < 5 || !fields[0].empty()) continue;
+    if (fields.size() < 5 || !fields[0].empty() || !bus_field(fields[2])) continue;
     // "0  NVIDIA GeForce RTX 4060 Ti     Off": index, name, persistence mode.
     std::string_view row = fields[1];
     std::size_t k = 0;
     while (k < row.size() && std::isdigit(static_cast<unsigned char>(row[k]))) ++k;
     if (k == 0 || k > 4 || k >= row.size() || row[k] != ' ') continue;
     std::string_view name = trim(row.substr(k));
+    bool mode_shown = false;
     for (std::string_view mode : {" On", " Off", " N/A"})
-      if (name.size() > mode.size() && name.substr(name.size() - mode.size()) == mode) name = trim(name.substr(0, name.size() - mode.size()));
-    if (!has_letter(name)) continue;  // a MIG or process row
+      if (!mode_shown && name.size() > mode.size() && name.substr(name.size() - mode.size()) == mode) {
+        name = trim(name.substr(0, name.size() - mode.size()));
+        mode_shown = true;
+      }
+    if (!mode_shown || !gpu_name(name)) continue;  // a MIG or process row
     // The line below carries "used MiB / total MiB" in its second field.
     auto below = i + 1 < ls.size() ? split(ls[i + 1], '|') : std::vector<std::string_view>{};
     double total = 0;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/text.h"
 #include "qsel/detect/local_gpu.h"
 #include "qsel/graph/custom_part.h"
 #include "qsel/graph/gpu_names.h"
@@ -113,9 +114,11 @@ GpuArg described_part(const Graph& g, const std::string& query, const GpuSpec& s
 }
 
 GpuArg detected(const Graph& g, const std::string& probe_path) {
-  LocalGpu local = choose_local_gpu(g, probe_gpus(probe_path));
+  Probe p = probe_gpus(probe_path);
+  LocalGpu local = choose_local_gpu(g, p);
   GpuArg arg = local.record ? of_part(g, local.record, local.note) : of_custom(g, *local.custom, local.note);
   arg.count = local.count;
+  arg.host_ram = p.ram;
   return arg;
 }
 
@@ -126,7 +129,7 @@ GpuArg detected(const Graph& g, const std::string& probe_path) {
   std::vector<std::string> near;
   for (const auto& id : r.suggestions)
     if (same.empty() || std::find(same.begin(), same.end(), id) != same.end()) near.push_back(id);
-  std::string out = fmt::format("unknown GPU \"{}\"", query);
+  std::string out = fmt::format("unknown GPU {}", quote_value(query));
   out += near.empty() ? "." : fmt::format("; did you mean \"{}\"?", fmt::join(near, "\", \""));
   auto alike = same.empty() ? parts_sharing_a_word(g, query) : std::vector<std::string>{};
   if (!same.empty() && same != near) out += fmt::format(" Parts with that model number: {}.", fmt::join(same, ", "));
@@ -165,7 +168,7 @@ GpuArg resolve_gpu(const Graph& g, const std::string& query, bool allow_target, 
     std::vector<std::string> parts;
     for (const Record* a : g.of_kind(Kind::Accelerator))
       if (a->str("target") == target.record->id) parts.push_back(a->id);
-    throw UsageError(fmt::format("\"{}\" is a target, not a GPU; name a part{}", query,
+    throw UsageError(fmt::format("{} is a target, not a GPU; name a part{}", quote_value(query),
                                  parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", "))));
   }
   unknown_gpu(g, query, part, spec.describable);

@@ -76,7 +76,7 @@ ojson explain_checkpoint(const Graph& g, const ExplainRequest& a, const HubSetti
   for (const auto& r : rules()) names.push_back(std::string(r.code));
   for (int i = 1; i <= 7; ++i) names.push_back("rule-" + std::to_string(i));
   auto near = nearest(to_lower(topic), names, 3);
-  throw UsageError(fmt::format("unknown topic \"{}\"{}; a topic is a record id or alias, rule-1 … rule-7, or a lint code", topic,
+  throw UsageError(fmt::format("unknown topic {}{}; a topic is a record id or alias, rule-1 … rule-7, or a lint code", quote_value(topic),
                                near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", fmt::join(near, "\", \""))));
 }
 

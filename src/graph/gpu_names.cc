@@ -116,49 +116,62 @@ const Record* resolve_typed_gpu(const Graph& g, std::string_view name, std::stri
   return chosen;
 }
 
-const Record* match_reported_gpu(const Graph& g, std::string_view name, double memory_mib) {
+ReportedGpuMatcher::ReportedGpuMatcher(const Graph& g) {
+  for (const Record* a : g.of_kind(Kind::Accelerator)) {
+    Part p;
+    p.record = a;
+    std::vector<std::string> spellings = {a->id, a->name, a->str("family")};
+    spellings.insert(spellings.end(), a->aliases.begin(), a->aliases.end());
+    // Vendor words and memory sizes set aside on both sides, so "NVIDIA GeForce
+    // RTX 4060" does not outscore "RTX 4060 Ti" inside "NVIDIA GeForce RTX 4060 Ti".
+    for (const auto& s : spellings) p.spellings.push_back(compact(split_gpu_name(s).rest));
+    p.reported_mib = reported_mib_of(*a);
+    p.family = a->str("family");
+    p.family_default = a->data.value("family_default", false);
+    parts_.push_back(std::move(p));
+  }
+}
+
+const Record* ReportedGpuMatcher::match(std::string_view name, double memory_mib) const {
   GpuName reported = split_gpu_name(name);
   std::string hay = compact(reported.rest);
   if (memory_mib <= 0) memory_mib = reported.memory_gb * 1024;
-  const Record* best = nullptr;
+  const Part* best = nullptr;
   std::size_t best_len = 0;
   double best_gap = 1e18;
-  for (const Record* a : g.of_kind(Kind::Accelerator)) {
-    std::vector<std::string> spellings = {a->id, a->name, a->str("family")};
-    spellings.insert(spellings.end(), a->aliases.begin(), a->aliases.end());
+  for (const Part& a : parts_) {
     std::size_t len = 0;
-    for (const auto& s : spellings) {
-      // Vendor words and memory sizes set aside on both sides, so "NVIDIA GeForce
-      // RTX 4060" does not outscore "RTX 4060 Ti" inside "NVIDIA GeForce RTX 4060 Ti".
-      std::string c = compact(split_gpu_name(s).rest);
+    for (const auto& c : a.spellings) {
       bool usable = c.size() >= 3 || (c.size() >= 2 && c == hay);
       if (usable && c.size() > len && hay.find(c) != std::string::npos) len = c.size();
     }
     if (len == 0) continue;
-    double gap = memory_mib <= 0 ? 0 : std::fabs(reported_mib_of(*a) - memory_mib);
+    double gap = memory_mib <= 0 ? 0 : std::fabs(a.reported_mib - memory_mib);
     if (len > best_len || (len == best_len && gap < best_gap)) {
-      best = a;
+      best = &a;
       best_len = len;
       best_gap = gap;
     }
   }
-  if (best && memory_mib <= 0) {  // no memory to choose by: the family's default member
-    std::string family = best->str("family");
-    for (const Record* a : g.of_kind(Kind::Accelerator))
-      if (!family.empty() && a->str("family") == family && a->data.value("family_default", false)) return a;
-  }
-  if (!best || memory_mib <= 0) return best;
+  if (best && memory_mib <= 0)  // no memory to choose by: the family's default member
+    for (const Part& a : parts_)
+      if (!best->family.empty() && a.family == best->family && a.family_default) return a.record;
+  if (!best || memory_mib <= 0) return best ? best->record : nullptr;
   // The name may cover a whole family (a 4060 Ti 8 or 16 GB): the memory decides.
-  std::string family = best->str("family");
-  for (const Record* a : g.of_kind(Kind::Accelerator)) {
-    if (family.empty() || a->str("family") != family || a == best) continue;
-    double gap = std::fabs(reported_mib_of(*a) - memory_mib);
+  const Part* chosen = best;
+  for (const Part& a : parts_) {
+    if (best->family.empty() || a.family != best->family || &a == best) continue;
+    double gap = std::fabs(a.reported_mib - memory_mib);
     if (gap < best_gap) {
-      best = a;
+      chosen = &a;
       best_gap = gap;
     }
   }
-  return best;
+  return chosen->record;
+}
+
+const Record* match_reported_gpu(const Graph& g, std::string_view name, double memory_mib) {
+  return ReportedGpuMatcher(g).match(name, memory_mib);
 }
 
 std::vector<std::string> parts_sharing_a_word(const Graph& g, std::string_view query) {

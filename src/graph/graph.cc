@@ -237,7 +237,7 @@ const std::pair<std::vector<std::string>, std::unordered_map<std::string, std::s
 void throw_unknown(const std::string& what, const std::string& query, const Resolution& r) {
   std::string hint;
   if (!r.suggestions.empty()) hint = fmt::format("; did you mean \"{}\"?", fmt::join(r.suggestions, "\", \""));
-  throw UsageError(fmt::format("unknown {} \"{}\"{}", what, query, hint));
+  throw UsageError(fmt::format("unknown {} {}{}", what, quote_value(query), hint));
 }
 
 }  // namespace qsel

@@ -56,11 +56,10 @@ int parse_stale_after(const std::string& text) {
   long long n = -1;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n <= 0 || n > 100000)
-    throw LintInputError(fmt::format("--stale-after: expected a number of months (12, 12m), years (1y) or days (400d): \"{}\"",
-                                     printable(text)));
+    throw LintInputError(fmt::format("--stale-after: expected a number of months (12, 12m), years (1y) or days (400d): {}", quote_value(text)));
   long long months = unit == 'y' ? n * 12 : unit == 'd' ? n * 12 / 365 : n;
   if (months < 1 || months > 600)
-    throw LintInputError(fmt::format("--stale-after: expected between 1 and 600 months, got {} months: \"{}\"", months, printable(text)));
+    throw LintInputError(fmt::format("--stale-after: expected between 1 and 600 months, got {} months: {}", months, quote_value(text)));
   return static_cast<int>(months);
 }
 

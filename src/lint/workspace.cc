@@ -119,6 +119,11 @@ Workspace load_workspace(const std::vector<std::string>& paths, const SchemaSet&
     std::error_code ec;
     if (p.empty()) throw LintInputError("an empty path: name a corpus folder or record file");
     if (!fs::exists(p, ec) && !(overlay && overlay->is(p))) throw LintInputError(fmt::format("{}: no such file or directory", p));
+    if (overlay && overlay->is(p)) {  // stdin's record sits in a corpus on disk: without its folder nothing would be linted
+      fs::path folder = fs::path(p).parent_path().empty() ? fs::path(".") : fs::path(p).parent_path();
+      if (!fs::is_directory(folder, ec))
+        throw LintInputError(fmt::format("--stdin-filename {}: no folder {}: name where the record sits in a corpus that exists", p, folder.string()));
+    }
     ws.scope.push_back(canonical_or_absolute(p));
     ws.scope_as_written.push_back(fs::absolute(p, ec).lexically_normal());
     fs::path root = corpus_root(p);

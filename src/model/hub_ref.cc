@@ -7,7 +7,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
 #include "qsel/model/hub.h"
-#include "qsel/net/http.h"
+#include "qsel/net/url.h"
 
 namespace qsel {
 namespace {
@@ -57,8 +57,9 @@ std::string percent_decoded_slashes(std::string_view s) {  // "refs%2Fpr%2F1" ->
   return out;
 }
 
+// A message about `name`, which never shows a URL's user:password@.
 [[noreturn]] void bad(std::string_view name, const std::string& what) {
-  throw UsageError(fmt::format("{}: {}", quote_value(name), what));
+  throw UsageError(fmt::format("{}: {}", quote_value(redact_url(name)), what));
 }
 
 // ORG/NAME[@REV][:TAG]; nullopt unless the first two parts are Hub names.
@@ -106,8 +107,13 @@ std::optional<HubRef> parse_hub_ref(std::string_view name, const std::string& en
     if (!r) bad(name, "expected hf://ORG/NAME[@REVISION][:TAG]");
     return r;
   }
-  std::string host = url_host(std::string(name));
-  if (host.empty()) return plain(name, name);
+  auto url = parse_url(name);
+  if (!url) {
+    if (name.find("://") != std::string_view::npos && (to_lower(name.substr(0, 7)) == "http://" || to_lower(name.substr(0, 8)) == "https://"))
+      bad(name, "not a URL qsel can read");
+    return plain(name, name);
+  }
+  const std::string& host = url->host;
   std::string_view rest = name.substr(name.find("//") + 2);
   std::size_t path_at = rest.find('/');
   std::string_view path = path_at == std::string_view::npos ? std::string_view() : rest.substr(path_at + 1);
@@ -116,7 +122,9 @@ std::optional<HubRef> parse_hub_ref(std::string_view name, const std::string& en
   if (!hub) {
     if (!to_lower(path).ends_with(".gguf")) bad(name, "qsel reads a Hugging Face model URL or the URL of a .gguf file");
     HubRef r;
-    r.url = std::string(name.substr(0, name.find('#')));
+    r.url = url->shown.substr(0, url->shown.find('#'));
+    r.user = url->user;  // they authenticate this URL's requests; shown nowhere
+    r.password = url->password;
     return r;
   }
   if (path.starts_with("datasets/") || path.starts_with("spaces/")) bad(name, "a dataset or a Space, not a model repository");
@@ -132,6 +140,10 @@ std::optional<HubRef> parse_hub_ref(std::string_view name, const std::string& en
   if (seg.size() < 2 || !hub_name(seg[0]) || !hub_name(seg[1])) bad(name, "expected https://HOST/ORG/NAME for a model repository");
   HubRef r;
   r.repo = fmt::format("{}/{}", seg[0], seg[1]);
+  if (same_origin(name, endpoint)) {  // credentials go to the host they were written for, or nowhere
+    r.user = url->user;
+    r.password = url->password;
+  }
   if (seg.size() == 2) return r;
   if (seg.size() < 4 || (seg[2] != "resolve" && seg[2] != "blob" && seg[2] != "tree"))
     bad(name, "expected …/ORG/NAME/resolve/REVISION/FILE (or blob/ or tree/)");

@@ -9,6 +9,7 @@
 #include "qsel/core/text.h"
 #include "qsel/core/text_file.h"
 #include "qsel/model/hub.h"
+#include "qsel/net/url.h"
 
 namespace qsel {
 namespace {
@@ -32,7 +33,7 @@ long seconds(const char* name, long fallback) {
   bool ok = v.size() <= 6;
   for (char c : v) ok = ok && c >= '0' && c <= '9';
   if (ok) s = std::stol(v);
-  if (!ok || s < 1 || s > 600) throw UsageError(fmt::format("{}=\"{}\": expected whole seconds from 1 to 600", name, v.substr(0, 40)));
+  if (!ok || s < 1 || s > 600) throw UsageError(fmt::format("{}={}: expected whole seconds from 1 to 600", name, quote_value(v)));
   return s;
 }
 
@@ -43,9 +44,13 @@ std::string trimmed(std::string_view s) { return std::string(trim(s)); }
 HubSettings hub_settings_from_environment(bool offline_flag, bool show_progress) {
   HubSettings s;
   if (std::string e = env("HF_ENDPOINT"); !e.empty()) {
-    while (!e.empty() && e.back() == '/') e.pop_back();
-    if (url_host(e).empty()) throw UsageError(fmt::format("HF_ENDPOINT=\"{}\": expected an http:// or https:// URL", e.substr(0, 200)));
-    s.endpoint = e;
+    // Any case of scheme and host; a user:password@ is kept apart and never shown.
+    auto u = parse_url(e);
+    if (!u) throw UsageError(fmt::format("HF_ENDPOINT={}: expected an http:// or https:// URL", quote_value(redact_url(e))));
+    s.endpoint = u->shown;
+    while (!s.endpoint.empty() && s.endpoint.back() == '/') s.endpoint.pop_back();
+    s.user = u->user;
+    s.password = u->password;
   }
   s.offline = offline_flag || truthy(env("HF_HUB_OFFLINE"));
   s.http.stall_timeout_s = seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10);
@@ -68,8 +73,16 @@ HubSettings hub_settings_from_environment(bool offline_flag, bool show_progress)
     }
     std::error_code ec;
     if (!file.empty() && std::filesystem::is_regular_file(file, ec)) {
-      s.token = trimmed(read_text_file(file, 4096, "Hugging Face token file"));
+      // A file that cannot be read fails the first request to the Hub, not a command that needs none.
       s.token_from = file;
+      try {
+        s.token = trimmed(read_text_file(file, 4096, "Hugging Face token file"));
+        if (s.token.find_first_of("\r\n") != std::string::npos)
+          throw UsageError(fmt::format("{}: the token holds a line break; expected one line", file));
+      } catch (const UsageError& e) {
+        s.token.clear();
+        s.token_problem = fmt::format("{} (the token file: HF_TOKEN_PATH, or HF_HOME/token)", e.what());
+      }
     }
   }
   if (s.token.find_first_of("\r\n") != std::string::npos)

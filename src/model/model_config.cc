@@ -83,6 +83,7 @@ void count_params(const json& d, const Located& at, ModelSpec& m) {
   double inter = first_of(d, at, {"intermediate_size"});
   double moe_inter = first_of(d, at, {"moe_intermediate_size"});
   if (moe_inter == 0) moe_inter = inter;
+  if (m.moe() && moe_inter > 0 && moe_inter < 1e7) m.expert_ffn = static_cast<int>(moe_inter);
   long dense_layers = m.moe() ? std::min<long>(integer(d, at, "first_k_dense_replace", false, 0), m.layers) : m.layers;
   double shared = first_of(d, at, {"n_shared_experts", "num_shared_experts"});
   double shared_inter = first_of(d, at, {"shared_expert_intermediate_size"});

@@ -76,6 +76,7 @@ ModelSpec model_from_gguf(const GgufFile& g) {
   m.vocab = vocab;
   m.experts = shape.optional("expert_count", 0);
   m.active_experts = shape.optional("expert_used_count", 0);
+  if (m.moe()) m.expert_ffn = shape.optional("expert_feed_forward_length", 0);
   if (m.active_experts > m.experts)
     throw UsageError(fmt::format("{}: {}.expert_used_count ({}) is more than {}.expert_count ({})", g.path, arch, m.active_experts, arch,
                                  m.experts));

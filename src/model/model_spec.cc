@@ -139,6 +139,7 @@ ModelSpec model_from_record(const Record& r) {
   if (d.contains("moe")) {
     m.experts = int_field(d["moe"], "experts");
     m.active_experts = int_field(d["moe"], "active_experts");
+    m.expert_ffn = int_field(d["moe"], "expert_intermediate_size");
   }
   m.architecture = d.value("architecture", std::string());
   m.family = d.value("family", std::string());
@@ -186,15 +187,15 @@ ModelSpec model_from_size(const Graph& g, const std::string& raw) {
       }
   SizeSpec s = parse_size(size);
   if (s.total <= 0 || s.total > 100000)
-    throw UsageError(fmt::format("cannot read model size \"{}\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b",
-                                 raw.size() > 40 ? raw.substr(0, 40) + "…" : raw));
+    throw UsageError(fmt::format("cannot read model size {}; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b", quote_value(raw)));
   const Record* ref = nearest_reference(g, s);
-  if (!ref) throw UsageError(fmt::format("no reference model in the corpus to size \"{}\" against; use --model-config", raw));
+  if (!ref) throw UsageError(fmt::format("no reference model in the corpus to size {} against; use --model-config", quote_value(raw)));
   ModelSpec m = model_from_record(*ref);
   m.origin = "reference";
   m.id.clear();
   m.releases.clear();  // another model's releases say nothing about this one
   double ref_total = m.params_b, ref_active = m.active_params_b;
+  m.expert_ffn = 0;  // the reference's expert width says nothing of this size's
   std::string how;
   if (s.experts > 0 && m.moe() && m.experts == s.experts && ref->data.value("size_class", std::string()).find('x') != std::string::npos) {
     // N experts of an M-class FFN share one attention stack: scale the reference's total and active counts.

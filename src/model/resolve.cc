@@ -48,13 +48,16 @@ std::string tag_list(const HubRepo& r) {
   return fmt::format("tags: {}", fmt::join(tags, ", "));
 }
 
-ModelFiles read_hub(const HubRef& ref, const HubSettings& settings) {
+ModelFiles read_hub(const HubRef& ref, const HubSettings& given) {
   auto started = std::chrono::steady_clock::now();
+  HubSettings settings = given;
+  if (ref.url.empty() && (!ref.user.empty() || !ref.password.empty()) && settings.user.empty() && settings.password.empty())
+    settings.user = ref.user, settings.password = ref.password;  // a Hub URL's user:password@, for the Hub it names
   Hub hub(settings);
   ModelFiles out;
   out.remote = true;
   if (!ref.url.empty()) {
-    auto src = hub.open_url(ref.url);
+    auto src = hub.open_url(ref.url, ref.user, ref.password);
     out.checkpoint = read_gguf_checkpoint({src.get()}, ReadLimits::remote());
     out.source = fmt::format("{} ({} request(s), {} answer(s) from the cache)", ref.url, hub.requests(), hub.cache_hits());
     return out;

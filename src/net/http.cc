@@ -1,6 +1,7 @@
 #include "qsel/net/http.h"
 
 #include <curl/curl.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +13,14 @@
 
 #include "qsel/core/errors.h"
 #include "qsel/core/text.h"
+#include "qsel/net/url.h"
 
 namespace qsel {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr std::size_t kMaxHeaderBytes = 64 << 10;  // one hop's headers: real answers send a few KiB
 
 void init_once() {
   static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
@@ -33,6 +36,13 @@ struct Transfer {
   bool over_cap = false, kept_prefix = false;
   Clock::time_point started = Clock::now();
   bool reported = false;
+  std::size_t header_bytes = 0;    // of this hop
+  bool header_flood = false;
+  curl_socket_t socket = CURL_SOCKET_BAD;  // the latest connection's socket (CURLOPT_SOCKOPTFUNCTION)
+  bool connected = false;          // the request went out on a connection (after any TLS handshake): CURLOPT_PREREQFUNCTION
+  Clock::time_point handshake_since = Clock::time_point::max();
+  bool handshake_stalled = false;
+  char error[CURL_ERROR_SIZE] = {};
 };
 
 long status_of(CURL* c) {
@@ -44,7 +54,20 @@ long status_of(CURL* c) {
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   std::string_view line(data, size * n);
-  if (line.starts_with("HTTP/")) t->response.headers.clear();  // a new hop
+  if (line.starts_with("HTTP/")) {  // a new hop
+    t->response.headers.clear();
+    t->header_bytes = 0;
+  }
+  t->header_bytes += line.size();
+  if (t->header_bytes > kMaxHeaderBytes) {
+    t->header_flood = true;
+    return 0;
+  }
+  if ((line == "\r\n" || line == "\n") && status_of(t->curl) / 100 == 3) {  // a redirect: the next hop may connect anew
+    t->connected = false;
+    t->socket = CURL_SOCKET_BAD;
+    t->handshake_since = Clock::time_point::max();
+  }
   if (auto colon = line.find(':'); colon != std::string_view::npos && colon > 0) {
     std::string name = to_lower(std::string(line.substr(0, colon)));
     std::string value(trim(line.substr(colon + 1)));
@@ -79,8 +102,36 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   return len;
 }
 
+int on_prereq(void* user, char*, char*, int, int) {
+  static_cast<Transfer*>(user)->connected = true;
+  return CURL_PREREQFUNC_OK;
+}
+
+int on_socket(void* user, curl_socket_t fd, curlsocktype) {
+  static_cast<Transfer*>(user)->socket = fd;
+  return CURL_SOCKOPT_OK;
+}
+
+// Between the TCP connection and the request (a TLS handshake, a proxy's tunnel)
+// libcurl's speed limit does not apply, and its connect timeout (HF_HUB_ETAG_TIMEOUT)
+// covers both: that wait gets the stall window. The TCP connection is made once the
+// socket has a peer; the request goes out once libcurl calls CURLOPT_PREREQFUNCTION.
+bool handshake_stalled(Transfer& t) {
+  if (t.connected || t.socket == CURL_SOCKET_BAD) return false;
+  sockaddr_storage peer{};
+  socklen_t len = sizeof peer;
+  if (::getpeername(t.socket, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return false;  // still connecting
+  auto now = Clock::now();
+  if (t.handshake_since == Clock::time_point::max()) t.handshake_since = now;
+  return now - t.handshake_since > std::chrono::seconds(t.options->stall_timeout_s);
+}
+
 int on_progress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
   auto* t = static_cast<Transfer*>(user);
+  if (handshake_stalled(*t)) {
+    t->handshake_stalled = true;
+    return 1;
+  }
   if (!t->options->progress || Clock::now() - t->started < std::chrono::seconds(1)) return 0;
   t->reported = true;
   t->options->progress(static_cast<std::uint64_t>(std::max<curl_off_t>(now, 0)), static_cast<std::uint64_t>(std::max<curl_off_t>(total, 0)),
@@ -121,21 +172,37 @@ struct CurlDeleter {
   void operator()(CURL* c) const { curl_easy_cleanup(c); }
 };
 
+struct SlistDeleter {
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+
+// A header value qsel sends: a line break or a NUL in it would start a header of the server's choosing.
+void check_header_value(const std::string& shown, const char* name, const std::string& value) {
+  if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos)
+    throw UsageError(fmt::format("{}: the {} value holds a line break; not sending it", shown, name));
+}
+
+long ms_left(const HttpOptions& o) {
+  if (o.deadline == Clock::time_point::max()) return o.total_timeout_s * 1000;
+  return std::chrono::duration_cast<std::chrono::milliseconds>(o.deadline - Clock::now()).count();
+}
+
 // One attempt. Returns the curl result; the response is in `t`.
-CURLcode attempt(const HttpRequest& rq, const HttpOptions& o, Transfer& t) {
+CURLcode attempt(const HttpRequest& rq, const std::string& url, const HttpOptions& o, long timeout_ms, Transfer& t) {
   std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
   if (!curl) throw UsageError("cannot initialise libcurl");
   CURL* c = curl.get();
   t.curl = c;
-  curl_easy_setopt(c, CURLOPT_URL, rq.url.c_str());
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, t.error);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(c, CURLOPT_MAXREDIRS, static_cast<long>(o.max_redirects));
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o.connect_timeout_s);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, o.total_timeout_s);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, o.min_bytes_per_s);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o.stall_timeout_s);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "qsel/" QSEL_VERSION " (libcurl)");
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // gzip where the server offers it (JSON listings)
@@ -143,6 +210,10 @@ CURLcode attempt(const HttpRequest& rq, const HttpOptions& o, Transfer& t) {
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(c, CURLOPT_PREREQFUNCTION, on_prereq);
+  curl_easy_setopt(c, CURLOPT_PREREQDATA, &t);
+  curl_easy_setopt(c, CURLOPT_SOCKOPTFUNCTION, on_socket);
+  curl_easy_setopt(c, CURLOPT_SOCKOPTDATA, &t);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
@@ -153,24 +224,79 @@ CURLcode attempt(const HttpRequest& rq, const HttpOptions& o, Transfer& t) {
   } else {
     curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(rq.max_bytes));
   }
-  if (!rq.bearer.empty()) {  // credentials, not a raw header: libcurl sends them to the first host only
+  // Credentials, never a raw header: libcurl sends them to the first host only.
+  if (!rq.bearer.empty()) {
     curl_easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
     curl_easy_setopt(c, CURLOPT_XOAUTH2_BEARER, rq.bearer.c_str());
+  } else if (!rq.user.empty() || !rq.password.empty()) {
+    curl_easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+    curl_easy_setopt(c, CURLOPT_USERNAME, rq.user.c_str());
+    curl_easy_setopt(c, CURLOPT_PASSWORD, rq.password.c_str());
   }
-  struct curl_slist* headers = nullptr;
-  if (!rq.if_none_match.empty()) headers = curl_slist_append(headers, ("If-None-Match: " + rq.if_none_match).c_str());
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_slist* list = nullptr;
+  if (!rq.if_none_match.empty()) list = curl_slist_append(list, ("If-None-Match: " + rq.if_none_match).c_str());
+  if (!rq.if_range.empty()) list = curl_slist_append(list, ("If-Range: " + rq.if_range).c_str());
+  std::unique_ptr<curl_slist, SlistDeleter> headers(list);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
   CURLcode rc = curl_easy_perform(c);
-  curl_slist_free_all(headers);
   t.response.status = status_of(c);
   char* where = nullptr;
-  if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &where) == CURLE_OK && where) t.response.url = where;
+  if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &where) == CURLE_OK && where) t.response.url = redact_url(where);
   t.curl = nullptr;
   return rc;
 }
 
 bool retryable_status(long s) { return s == 429 || s == 500 || s == 502 || s == 503 || s == 504; }
-bool retryable_error(CURLcode rc) { return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING; }
+
+// A connection cut while the answer arrived; not a flood of headers (libcurl names that a receive error too).
+bool retryable_error(CURLcode rc, const Transfer& t) {
+  if (t.header_flood || std::string_view(t.error).find("header") != std::string_view::npos) return false;
+  return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING;
+}
+
+std::string time_left_words(const HttpOptions& o) {
+  return fmt::format("{} s left of the {} s qsel gives one command on the network", std::max(0L, ms_left(o) / 1000), o.deadline_s);
+}
+
+// What a failed attempt was, in words: which limit ended it, or what the server sent.
+[[noreturn]] void fail(CURLcode rc, const Transfer& t, const std::string& shown, const HttpRequest& rq, const HttpOptions& o, int n,
+                       bool deadline_bound) {
+  std::string_view why(t.error);
+  if (t.header_flood || why.starts_with("Too large response headers"))
+    throw UsageError(fmt::format("{}: the answer has more header bytes than qsel reads ({} KiB): not an answer qsel reads", shown,
+                                 kMaxHeaderBytes >> 10));
+  if (t.handshake_stalled)
+    throw UsageError(fmt::format("{}: no answer in time: the TLS handshake (or a proxy's tunnel) made no progress for {} s "
+                                 "(HF_HUB_DOWNLOAD_TIMEOUT)",
+                                 shown, o.stall_timeout_s));
+  switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+      if (why.starts_with("Operation too slow"))
+        throw UsageError(fmt::format("{}: no answer in time: the server sent less than {} bytes a second for {} s (HF_HUB_DOWNLOAD_TIMEOUT)",
+                                     shown, o.min_bytes_per_s, o.stall_timeout_s));
+      if (why.find("onnect") != std::string_view::npos || why.starts_with("Resolving"))
+        throw UsageError(fmt::format("{}: no answer in time: no connection within {} s (HF_HUB_ETAG_TIMEOUT)", shown, o.connect_timeout_s));
+      if (deadline_bound)
+        throw UsageError(fmt::format("{}: no answer in time: the {} s qsel gives one command on the network ran out", shown, o.deadline_s));
+      throw UsageError(fmt::format("{}: no answer in time: a request may take {} s", shown, o.total_timeout_s));
+    case CURLE_TOO_MANY_REDIRECTS:
+      throw UsageError(fmt::format("{}: more than {} redirects (a redirect loop?)", shown, o.max_redirects));
+    case CURLE_FILESIZE_EXCEEDED:
+      throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", shown, rq.max_bytes));
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+      throw UsageError(fmt::format("{}: the answer stopped early after {} attempts ({})", shown, n, curl_easy_strerror(rc)));
+    case CURLE_OUT_OF_MEMORY:  // libcurl's word for a header line past its 100 KB
+      throw UsageError(fmt::format("{}: the answer's headers are too large for libcurl (a header line over 100 KB, or out of memory)", shown));
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      if (why.find("HTTP/0.9") != std::string_view::npos)
+        throw UsageError(fmt::format("{}: the answer has no HTTP status line (HTTP/0.9, or not HTTP at all)", shown));
+      throw UsageError(fmt::format("{}: {} (qsel follows http and https only)", shown, why.empty() ? curl_easy_strerror(rc) : why));
+    default:
+      throw UsageError(fmt::format("{}: {}", shown, why.empty() ? std::string_view(curl_easy_strerror(rc)) : why));
+  }
+}
 
 }  // namespace
 
@@ -179,71 +305,64 @@ std::string HttpResponse::header(const std::string& lower_name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
-std::string url_host(const std::string& url) {
-  std::string_view u(url);
-  for (std::string_view scheme : {"https://", "http://"}) {
-    if (!u.starts_with(scheme)) continue;
-    u.remove_prefix(scheme.size());
-    std::size_t end = u.find_first_of("/?#");
-    std::string_view authority = u.substr(0, end);
-    if (auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
-    return to_lower(std::string(authority));
-  }
-  return "";
-}
-
-HttpResponse http_get(const HttpRequest& rq, const HttpOptions& o) {
+HttpResponse http_get(const HttpRequest& request, const HttpOptions& o) {
   init_once();
+  // A URL's user:password@ authenticates the request and is never shown.
+  HttpRequest rq = request;
+  std::string shown = redact_url(rq.url);
+  if (auto u = parse_url(rq.url); u && (!u->user.empty() || !u->password.empty())) {
+    if (rq.user.empty() && rq.password.empty()) rq.user = u->user, rq.password = u->password;
+    rq.url = u->shown;
+  }
+  check_header_value(shown, "If-None-Match", rq.if_none_match);
+  check_header_value(shown, "If-Range", rq.if_range);
+  check_header_value(shown, "bearer token", rq.bearer);
+  long waited_ms = 0;  // Retry-After and backoff waits for this one answer
   for (int n = 1;; ++n) {
+    long left = ms_left(o);
+    if (left <= 0)
+      throw UsageError(fmt::format("{}: no answer in time: the {} s qsel gives one command on the network ran out", shown, o.deadline_s));
+    long timeout_ms = std::min(o.total_timeout_s * 1000, left);
     Transfer t;
     t.request = &rq;
     t.options = &o;
-    CURLcode rc = attempt(rq, o, t);
+    CURLcode rc = attempt(rq, rq.url, o, timeout_ms, t);
     if (t.reported && o.progress) o.progress(t.response.body.size(), 0, true);
     HttpResponse& r = t.response;
     if (t.over_cap)
-      throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", rq.url, rq.max_bytes));
+      throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", shown, rq.max_bytes));
     if (t.kept_prefix) {  // a server that ignored the Range: the prefix is what was asked for
       r.body.erase(0, static_cast<std::size_t>(rq.range->first));
       r.total_size = total_size_of(r);
-      spdlog::debug("http: {} ignored the Range; kept the first {} bytes", rq.url, t.keep);
+      spdlog::debug("http: {} ignored the Range; kept the first {} bytes", shown, t.keep);
       return std::move(r);
     }
     bool last = n >= o.attempts;
     if (rc == CURLE_OK && retryable_status(r.status) && !last) {
       long wait = retry_after_s(r);
       if (wait > o.max_retry_after_s)
-        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s; try again later", rq.url, r.status, wait));
+        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s; try again later", shown, r.status, wait));
       long backoff_ms = wait >= 0 ? wait * 1000 : 500L << (n - 1);
-      spdlog::info("http: {} answered {}; retrying in {} ms (attempt {} of {})", rq.url, r.status, backoff_ms, n + 1, o.attempts);
+      if (wait >= 0 && waited_ms + backoff_ms > o.max_retry_after_s * 1000)  // three waits of 30 s were 90 s
+        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s more, past the {} s qsel waits for one answer; try again later",
+                                     shown, r.status, wait, o.max_retry_after_s));
+      if (backoff_ms >= ms_left(o))
+        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s, past the {}; try again later", shown, r.status,
+                                     (backoff_ms + 999) / 1000, time_left_words(o)));
+      spdlog::info("http: {} answered {}; retrying in {} ms (attempt {} of {})", shown, r.status, backoff_ms, n + 1, o.attempts);
       std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+      waited_ms += backoff_ms;
       continue;
     }
-    if (retryable_error(rc) && !last) {
-      spdlog::info("http: {}: {}; retrying (attempt {} of {})", rq.url, curl_easy_strerror(rc), n + 1, o.attempts);
+    if (retryable_error(rc, t) && !last && (500L << (n - 1)) < ms_left(o)) {
+      spdlog::info("http: {}: {}; retrying (attempt {} of {})", shown, curl_easy_strerror(rc), n + 1, o.attempts);
       std::this_thread::sleep_for(std::chrono::milliseconds(500L << (n - 1)));
       continue;
     }
-    switch (rc) {
-      case CURLE_OK:
-        break;
-      case CURLE_OPERATION_TIMEDOUT:
-        throw UsageError(fmt::format("{}: no answer in time (connect {} s, stalled {} s, total {} s)", rq.url, o.connect_timeout_s,
-                                     o.stall_timeout_s, o.total_timeout_s));
-      case CURLE_TOO_MANY_REDIRECTS:
-        throw UsageError(fmt::format("{}: more than {} redirects (a redirect loop?)", rq.url, o.max_redirects));
-      case CURLE_FILESIZE_EXCEEDED:
-        throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", rq.url, rq.max_bytes));
-      case CURLE_PARTIAL_FILE:
-      case CURLE_RECV_ERROR:
-      case CURLE_GOT_NOTHING:
-        throw UsageError(fmt::format("{}: the answer stopped early after {} attempts ({})", rq.url, n, curl_easy_strerror(rc)));
-      default:
-        throw UsageError(fmt::format("{}: {}", rq.url, curl_easy_strerror(rc)));
-    }
+    if (rc != CURLE_OK) fail(rc, t, shown, rq, o, n, timeout_ms < o.total_timeout_s * 1000);
     r.ranged = r.status == 206;
     r.total_size = total_size_of(r);
-    spdlog::debug("http: GET {}{} -> {} ({} bytes)", rq.url, rq.range ? fmt::format(" [{}-{}]", rq.range->first, rq.range->second) : "",
+    spdlog::debug("http: GET {}{} -> {} ({} bytes)", shown, rq.range ? fmt::format(" [{}-{}]", rq.range->first, rq.range->second) : "",
                   r.status, r.body.size());
     return std::move(r);
   }

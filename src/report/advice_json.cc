@@ -28,7 +28,12 @@ void memory_json(const Memory& m, ojson& j) {
   j["budget_gb"] = round2(m.budget_gb);
   j["fits"] = m.fits;
   j["fit"] = m.fit;
-  j["tensor_parallel"] = m.parts;
+  j["tensor_parallel"] = m.layout.layer_split ? 1 : m.layout.tp;
+  j["parts"] = m.parts;
+  j["layout"] = {{"tensor", m.layout.layer_split ? 1 : m.layout.tp}, {"pipeline", m.layout.pp}, {"expert", m.layout.ep},
+                 {"replicas", m.layout.dp}, {"layer_split", m.layout.layer_split}, {"idle", m.layout.idle},
+                 {"nodes", m.layout.nodes}, {"per_node", m.layout.per_node}, {"describe", m.layout.describe()},
+                 {"flags", m.layout.flags.empty() ? ojson() : ojson(m.layout.flags)}};
   j["headroom_gb"] = sized ? ojson(round2(m.budget_gb - m.total_gb)) : ojson();
   j["margin_gb"] = round2(m.margin_gb);
   j["margin_source"] = m.margin_source;

@@ -170,7 +170,7 @@ Bar bar_of(const ojson& c) {
   b.device = c["budget"].value("total_gb", 0.0);
   if (b.device <= 0) return b.tail = "GPU memory unknown", b;
   b.sized = true;
-  int tp = std::max(1, c.value("tensor_parallel", 1));
+  int tp = std::max(1, c.value("parts", 1));  // GPUs one replica spreads over
   b.weights = c["weights_gb"].get<double>() / tp;
   b.kv = c.value("kv_cache_gb", 0.0) / tp;
   b.own = std::max(0.0, b.device - c["budget"].value("for_model_gb", 0.0) / tp);
@@ -373,7 +373,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     std::size_t bar = std::clamp<std::size_t>(room, 10, 40);
     Table bars({"", ""});
     for (const auto& [ranks, b] : lines) bars.add({ranks_text(ranks), draw(b, bar, st)});
-    int tp = cands[0].value("tensor_parallel", 1);
+    int tp = cands[0].value("parts", 1);
     out += "\n" + st.bold("Memory") + fmt::format("     per GPU{}: {} weights  {} KV cache  {} the engine's own  {} free\n",
                                                    tp > 1 ? fmt::format(" (#1 on {} GPUs)", tp) : "", st.cyan("█"), st.yellow("▓"),
                                                    st.dim("▒"), st.dim("·"));

@@ -20,6 +20,8 @@ std::string render_verify_text(const ojson& r, const Style& st) {
   if (r.contains("lines_cut")) read += fmt::format(", {} cut at 64 KiB", r["lines_cut"].get<std::size_t>());
   if (r.contains("stopped_at_bytes"))
     read += fmt::format("; reading stopped at the 4 GiB cap (byte {}): lines past it were not checked", r["stopped_at_bytes"].get<std::uint64_t>());
+  if (r.contains("stopped_after_s"))
+    read += fmt::format("; reading stopped after {} s (a stream that did not end): lines past it were not checked", r["stopped_after_s"].get<long>());
   out += verify_line(st, "Log", fmt::format("{} ({})", printable_value(r["log"]), read));
   if (r["engine"].is_object()) out += verify_line(st, "Engine", fmt::format("{} — {}", printable_value(r["engine"]["id"]), printable_value(r["engine"]["detected_by"])));
   if (r.contains("target") && r["target"].is_object()) out += verify_line(st, "Target", fmt::format("{} — {}", printable_value(r["target"]["id"]), printable_value(r["target"]["from"])));

@@ -1,7 +1,7 @@
 // Memory fit and the decode ceiling for every candidate, when the query names a
 // model and a part. The budget is the candidate's engine's (engine_budget); a
-// candidate that does not fit says the smallest tensor-parallel count that
-// would. Every assumption is stated.
+// candidate that does not fit says the smallest GPU count that would. The
+// layout (tensor, pipeline, expert parallel, replicas) is the engine's own (layout.cc). Every assumption is stated.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -10,6 +10,7 @@
 
 #include "qsel/core/units.h"
 #include "qsel/rules/candidate_memory.h"
+#include "qsel/rules/layout.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 #include "qsel/core/json_number.h"
@@ -29,6 +30,9 @@ double kv_bytes(const Graph& g, const std::string& kv_cache) {
   return 2.0;
 }
 
+// A serving engine (continuous batching over a paged KV cache).
+bool paged(const Candidate& c) { return c.engine && c.engine->str("role") == "serving"; }
+
 // The precision a path computes in, to read the part's dense TFLOPS.
 std::string compute_precision(const Candidate& c) {
   if (c.path == "native" && !is_baseline(*c.format)) {
@@ -46,21 +50,21 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
 }
 
-void ceilings(const Deliberation& d, const Candidate& c, Memory& m, int count) {
+void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   const Record& a = *d.query.accelerator;
   const ModelSpec& model = *d.query.model;
-  int batch = d.query.batch;
-  // Tensor parallelism reads each GPU's share at once; a layer split (an engine with no
-  // tensor_parallel record: llama.cpp's -sm layer) passes each token through the GPUs in turn.
-  bool tp = c.engine && c.engine->data.contains("tensor_parallel");
-  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * (tp ? count : 1);
+  int batch = m.running;
+  // Tensor parallelism reads each GPU's share at once; pipeline stages and a layer split (llama.cpp's
+  // -sm layer) pass each token through their GPUs in turn, so only the TP size multiplies.
+  int tp = m.layout.layer_split ? 1 : m.layout.tp;
+  double bw = a.data.value("memory_bandwidth_gbs", 0.0) * tp;
   double active = model.params_b > 0 ? model.active_params_b / model.params_b : 1;
   double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = a.data.value("tflops", json::object());
   std::string prec = compute_precision(c);
   double tflops = number_or(tf, prec.c_str(), number_or(tf, "fp16"));
-  if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * (tp ? count : 1) / (2 * model.active_params_b * 1e9);
+  if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * tp / (2 * model.active_params_b * 1e9);
   forecast(d, c, m, false);
 }
 
@@ -108,32 +112,6 @@ std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, i
     }
   }
   return "";
-}
-
-// Whether `tp` GPUs are a tensor-parallel size the engine accepts for this model
-// (engine `tensor_parallel`); an engine or a model that says nothing accepts any.
-bool valid_tp(const json& rule, const ModelSpec& m, int tp) {
-  if (tp <= 1 || rule.is_null()) return true;
-  if (rule.value("heads", "any") == "divide" && m.heads > 0 && m.heads % tp != 0) return false;
-  if (rule.value("kv_heads", "any") == "divide-or-replicate" && m.kv_heads > 0 && m.attention != "mla")
-    return m.kv_heads >= tp ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
-  return true;
-}
-
-// The tensor-parallel size the candidate's engine runs on `count` GPUs: the count, or
-// the largest valid size below it (the other GPUs idle or go to pipeline stages).
-int tensor_parallel(const Candidate& c, const ModelSpec& m, int count) {
-  const json rule = c.engine ? c.engine->data.value("tensor_parallel", json()) : json();
-  for (int tp = count; tp > 1; --tp)
-    if (valid_tp(rule, m, tp)) return tp;
-  return 1;
-}
-
-// KV heads an engine keeps when GPUs outnumber them: at least one per GPU.
-double kv_replication(const Candidate& c, const ModelSpec& m, int tp) {
-  const json rule = c.engine ? c.engine->data.value("tensor_parallel", json()) : json();
-  if (rule.is_null() || rule.value("kv_heads", "any") == "any" || m.attention == "mla" || m.kv_heads <= 0 || tp <= m.kv_heads) return 1;
-  return static_cast<double>(tp) / m.kv_heads;
 }
 
 // A bitrate the user chooses (EXL2/EXL3 -b): the decoder layers at the largest bits per
@@ -215,40 +193,52 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
 
 // A serving engine's fit holds how many sequences of the query's context: the KV room (what the
 // budget leaves beside the weights, less the margin) over one sequence's cache. Fewer than the
-// concurrency asked for (--concurrency; 2 on datacenter parts) is a tight fit, whatever the margin.
-void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m, int count) {
-  if (!m.fits || !c.engine || c.engine->str("role") != "serving" || m.kv_gb <= 0 || d.query.batch <= 0) return;
-  double per_sequence = m.kv_gb / d.query.batch;
+// concurrency asked for (--concurrency, else --batch, at least 2 on datacenter parts) is a tight fit,
+// whatever the margin. The engine pages its cache: the batch runs as far as the pool holds it, and
+// the KV cache sized is what those sequences hold at the end of the context.
+void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
+  if (!m.fits || !paged(c) || m.kv_gb <= 0) return;
+  double per_sequence = m.kv_gb;  // one sequence of the context (size_layout)
   double room = m.budget_gb - m.weights_gb - m.margin_gb;
-  m.sequences = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
+  int count = m.parts * m.layout.dp;
+  int per_replica = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
+  m.sequences = per_replica * m.layout.dp;
+  m.running = std::clamp(d.query.batch, 1, std::max(1, per_replica));
+  m.kv_gb = per_sequence * m.running;
+  m.total_gb = m.weights_gb + m.kv_gb;
+  if (m.running < d.query.batch)
+    m.notes.push_back(fmt::format("at {} tokens each, the KV pool holds {} of the {} sequences of --batch; more run at once when "
+                                  "requests are shorter (the engine pages its cache and preempts when the pool fills)",
+                                  d.query.context, per_replica, d.query.batch));
   int want = d.query.serving_concurrency();
   if (m.sequences >= want) return;
   m.capacity_short = 1.0 - static_cast<double>(m.sequences) / want;
   if (m.fit == "yes") m.fit = "tight";
-  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} (--concurrency {}{}): a tight fit for serving",
-                                m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s", want,
-                                d.query.concurrency > 0 ? "" : ", the default here"));
+  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} ({} {}{}): a tight fit for serving",
+                                m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s",
+                                d.query.concurrency > 0 || d.query.batch < want ? "--concurrency" : "--batch", want,
+                                d.query.concurrency > 0 || d.query.batch >= want ? "" : ", the default here"));
 }
 
-Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int asked) {
+Memory size_layout(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, const Layout& layout) {
   const ModelSpec& model = *d.query.model;
   Memory m;
-  int count = tensor_parallel(c, model, asked);
+  m.layout = layout;
+  int count = layout.gpus();
   m.parts = count;
-  if (count != asked)
-    m.notes.push_back(fmt::format("tensor parallel {} of the {} GPUs: {} requires the TP size to divide the {} attention heads{} "
-                                  "(--tensor-parallel-size {}; the rest can serve as pipeline stages or another replica)",
-                                  count, asked, c.engine->id, model.heads,
-                                  model.kv_heads > 0 ? fmt::format(" and {} KV heads", model.kv_heads) : "", count));
+  for (const auto& why : layout.why) m.notes.push_back(why);
   Bpw b = choose_bpw(*c.format, model, &d.graph);
   m.bpw = b.value;
   m.bpw_source = b.source;
   m.weights_gb = b.value > 0 ? weights_gb(*c.format, model, b) : 0;
   m.kv_dtype = kv_dtype;
-  m.kv_gb = kv_cache_gb(model, d.query.context, d.query.batch, kv_bytes(d.graph, kv_dtype)) * kv_replication(c, model, count);
-  if (kv_replication(c, model, count) > 1)
-    m.notes.push_back(fmt::format("{} GPUs for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", count, model.kv_heads,
-                                  kv_replication(c, model, count)));
+  double replicas = layout.layer_split ? 1 : kv_replication(c.engine, model, layout.tp);
+  // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is
+  // the pool's to hold (serving_capacity). Other engines allocate the cache of every slot.
+  m.running = paged(c) ? 1 : d.query.batch;
+  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype)) * replicas;
+  if (replicas > 1)
+    m.notes.push_back(fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp, model.kv_heads, replicas));
   m.total_gb = m.weights_gb + m.kv_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
   m.budget_gb = m.budget.for_model_gb;
@@ -272,11 +262,36 @@ Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& k
   }
   m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
   m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";
-  serving_capacity(d, c, m, count);
-  ceilings(d, c, m, count);
+  serving_capacity(d, c, m);
+  ceilings(d, c, m);
   // Part of the model in system RAM: one GPU, or several that split the GPU side by layer (engine offload.multi_gpu).
   bool split = c.engine && c.engine->data.value("offload", json::object()).value("multi_gpu", false);
   if (m.fit != "yes" && (count == 1 || split) && can_offload(c.engine, *d.query.accelerator)) offload(d, c, m);
+  return m;
+}
+
+int fit_order(const Memory& m) {
+  static const char* order[] = {"yes", "tight", "offload", "slow"};
+  for (int i = 0; i < 4; ++i)
+    if (m.fit == order[i]) return i;
+  return 4;
+}
+
+// The layout the engine would run: of the options it accepts, the first that fits best; when none
+// fits, the one with the most GPUs per replica (closest to fitting). The others' reasons stay as notes.
+Memory memory_at(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, int asked) {
+  LayoutAsk ask{c.engine, c.format, d.query.accelerator, &*d.query.model, asked, d.query.nodes};
+  std::vector<Layout> options = layout_options(ask);
+  std::optional<Memory> best;
+  for (const Layout& l : options) {
+    Memory m = size_layout(d, c, kv_dtype, l);
+    if (!best || fit_order(m) < fit_order(*best) || (fit_order(m) == 4 && fit_order(*best) == 4 && m.parts > best->parts)) best = std::move(m);
+    if (fit_order(*best) == 0) break;
+  }
+  Memory& m = *best;
+  const Layout& l = m.layout;
+  if (asked > 1 && !l.layer_split && (l.tp != asked || l.ep))
+    m.notes.insert(m.notes.begin(), fmt::format("layout on {} GPUs: {}{}", asked, l.describe(), l.flags.empty() ? "" : fmt::format(" ({})", l.flags)));
   return m;
 }
 
@@ -308,8 +323,8 @@ void fit_hints(Deliberation& d) {
     hints.push_back(n ? fmt::format("{} on {}: --count {}", c.format->id, c.engine ? c.engine->id : "-", n)
                       : fmt::format("{} on {}: not within 64 parts", c.format->id, c.engine ? c.engine->id : "-"));
   }
-  d.notes.push_back(fmt::format("nothing fits {} x {}; the smallest tensor-parallel count at which the leading candidates "
-                                "would (same budget rules per part; 8 or fewer per node): {}",
+  d.notes.push_back(fmt::format("nothing fits {} x {}; the smallest GPU count at which the leading candidates would (same "
+                                "budget rules per part, laid out as each engine allows; tensor parallel within a node): {}",
                                 d.query.count, d.query.accelerator->id, fmt::join(hints, "; ")));
 }
 

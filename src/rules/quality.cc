@@ -125,14 +125,18 @@ void raise_to(QualityCost& q, double ln_cost, const std::string& because) {
 
 void mark_as_released(QualityCost& q, const std::string& format_id, bool qat) {
   if (q.reference) return;
-  q.statement = qat ? fmt::format("the publisher's quantization-aware-trained release, served as released (trained for {}); "
-                                  "its family on the post-training scale: {}", format_id, q.statement)
-                    : fmt::format("the model as released; {} itself would be estimated: {}", format_id, q.statement);
+  if (qat) {  // trained for its grid, still not the model: the QAT family's estimate stands
+    if (!q.known) return;
+    q.statement = fmt::format("the publisher's quantization-aware-trained release of {}: {}", format_id, q.statement);
+    q.short_text += " (QAT)";
+    return;
+  }
+  q.statement = fmt::format("the model as released; {} itself would be estimated: {}", format_id, q.statement);
   q.reference = q.known = true;
   q.cost = q.low = q.high = 0;
   q.estimate = QualityEstimate{};
   q.band = "reference";
-  q.short_text = qat ? "as released (QAT)" : "as released";
+  q.short_text = "as released";
 }
 
 void add_kv_cache_cost(const Graph& g, const Record& kv_format, QualityCost& q) {

@@ -1,5 +1,7 @@
 #include "qsel/rules/query.h"
 
+#include <algorithm>
+
 namespace qsel {
 
 std::set<std::string> Query::flags() const {
@@ -28,7 +30,7 @@ bool Query::knows_flag(const std::string& flag) const {
 int Query::serving_concurrency() const {
   if (concurrency > 0) return concurrency;
   std::string market = accelerator ? accelerator->str("market") : "";
-  return market == "datacenter" || market == "cloud" ? 2 : 1;
+  return std::max(batch, market == "datacenter" || market == "cloud" ? 2 : 1);
 }
 
 }  // namespace qsel

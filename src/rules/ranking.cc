@@ -61,7 +61,10 @@ int shipped_rank(const Deliberation& d, const Candidate& c) {
 // Decode tok/s the speed steps read: the calibrated forecast, else the ceiling.
 double speed(const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0; }
 
-// Values within 5% of each other share a step: the forecast is not that precise.
+// Forecasts (and footprints) closer than this to the best of their band are ties: the speed
+// model's held-out median error is about this size (docs/performance-model.md).
+constexpr double kObjectiveTie = 0.10;
+
 long step_of(double v, double best) {
   if (v <= 0 || best <= 0) return std::numeric_limits<int>::max();
   return static_cast<long>(std::floor(std::log(best / v) / std::log(1.05) + 1e-9));
@@ -197,8 +200,8 @@ bool ties(const QualityModel& m, const Entry& a, const Entry& b) {
 std::string objective_statement(const std::string& objective) {
   std::vector<std::string> parts;
   for (const Step& s : eligibility_steps()) parts.push_back(s.name);
-  if (objective == "speed") parts.push_back("4 bits or more; the decode forecast at the batch asked for, in 5% steps below the fastest");
-  if (objective == "memory") parts.push_back("the smallest total memory (5% steps)");
+  if (objective == "speed") parts.push_back("4 bits or more; the decode forecast at the batch asked for, in bands within 10% of the fastest");
+  if (objective == "memory") parts.push_back("the smallest total memory, in bands within 10% of the smallest");
   parts.push_back("quality groups (the estimate plus the price of a tight fit, of part in system RAM and of an 8-bit KV cache; "
                   "what lies inside the band of the difference ties)");
   std::vector<std::string> ties;
@@ -255,7 +258,9 @@ void estimate_quality(Deliberation& d, Candidate& c) {
   c.evidence_grade = evidence_grade(d.graph, *c.format);
   bool qat = is_qat_release(d, c);
   c.quality = quality_cost(d.graph, quality_model_of(d), *c.format, c.engine, model, c.memory ? c.memory->bpw : 0, qat);
-  if (c.shipped) mark_as_released(c.quality, c.format->id, qat);  // the model as released is its users' reference
+  // The model as released is its users' reference; a QAT release is the publisher's own 4-bit
+  // file, not the model: it keeps its family's estimate (it loses part of what post-training loses).
+  if (c.shipped) mark_as_released(c.quality, c.format->id, qat);
   if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
   for (const auto& id : c.quality.here) rule_util::add_unique(c.evidence, id);
   if (!c.quality.family.empty()) rule_util::add_unique(c.evidence, c.quality.family);
@@ -322,18 +327,31 @@ void rank_candidates(Deliberation& d) {
     e.c = std::move(c);
     entries.push_back(std::move(e));
   }
-  // The objective's own step, measured inside each eligibility class.
+  // The objective's own step, inside each eligibility class: bands led by the fastest (smallest)
+  // candidate left, each holding what lies within the forecast's error of its leader — what the
+  // model cannot tell apart is a tie, and quality and structure decide inside it.
   if (objective == "speed" || objective == "memory") {
-    std::map<std::vector<long>, double> best;
-    for (const Entry& e : entries) {
-      double v = objective == "speed" ? speed(e.c) : (e.c.memory ? e.c.memory->total_gb : 0);
-      double& b = best[e.head];
-      if (v > 0) b = objective == "speed" ? std::max(b, v) : (b > 0 ? std::min(b, v) : v);
-    }
-    for (Entry& e : entries) {
-      double v = objective == "speed" ? speed(e.c) : (e.c.memory ? e.c.memory->total_gb : 0);
-      double b = best[e.head];
-      e.head.push_back(objective == "speed" ? step_of(v, b) : step_of(b, v));
+    auto value = [&](const Entry& e) { return objective == "speed" ? speed(e.c) : (e.c.memory ? e.c.memory->total_gb : 0); };
+    std::map<std::vector<long>, std::vector<Entry*>> classes;
+    for (Entry& e : entries) classes[e.head].push_back(&e);
+    for (auto& [head, members] : classes) {
+      std::stable_sort(members.begin(), members.end(), [&](const Entry* a, const Entry* b) {
+        double va = value(*a), vb = value(*b);
+        if ((va > 0) != (vb > 0)) return va > 0;
+        return objective == "speed" ? va > vb : va < vb;
+      });
+      long band = -1;
+      double leader = 0;
+      for (Entry* e : members) {
+        double v = value(*e);
+        if (v <= 0) {
+          e->head.push_back(std::numeric_limits<int>::max());
+          continue;
+        }
+        bool within = band >= 0 && (objective == "speed" ? v * (1 + kObjectiveTie) >= leader : v <= leader * (1 + kObjectiveTie));
+        if (!within) ++band, leader = v;
+        e->head.push_back(band);
+      }
     }
   }
   // Classes in order; inside each, quality groups by leader; inside a group, the tie-breaks.

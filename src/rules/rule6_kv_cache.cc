@@ -2,7 +2,8 @@
 // cache does not fit on the GPU, or fits only by moving part of the model to
 // system RAM, offer an 8-bit KV format the engine serves, as a capacity measure
 // with its measured accuracy delta where a record has one — never with
-// sliding-window attention plus speculative decoding.
+// sliding-window attention plus speculative decoding. Under --objective speed,
+// every candidate whose serving engine serves one gets it, so all compare at one cache.
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
@@ -81,15 +82,21 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   bool offloaded = c.memory && c.memory->placement;
   bool tight = c.memory && c.memory->fit == "tight";
   bool chosen = c.memory && c.memory->fits && !offloaded && !tight && bitrate_chosen(*c.format);
-  if (!c.memory || (c.memory->fits && !offloaded && !tight && !chosen)) return;
+  // Under --objective speed every candidate whose engine serves an 8-bit cache gets it: it halves
+  // the KV bytes each decode step reads, and candidates compare at the same cache.
+  bool speed = d.query.objective == "speed" && c.memory && c.memory->fits && !offloaded && c.engine &&
+               c.engine->str("role") == "serving";  // a local runner's quantized cache buys room, not speed
+  if (!c.memory || (c.memory->fits && !offloaded && !tight && !chosen && !speed)) return;
   const Record* f = kv_format(d.graph, c, "");
   if (!f) return;
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
   // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
   // and a comfortable fit with it beats a tight one without.
-  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && kv8m.fit != "yes")) return;
+  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes")) return;
+  if (speed && kv8m.placement) return;
   // A chosen bitrate: the 8-bit cache is worth it when it lets a larger published bitrate fit.
-  if (chosen && !(kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9)) return;
+  bool larger = chosen && kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9;
+  if (chosen && !speed && !larger) return;
   double lower_bpw = c.memory->bpw;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
@@ -99,8 +106,10 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   }
   kv8m.kv_dtype = f->id;
   c.memory = kv8m;
-  c.why.push_back(chosen ? fmt::format("Rule 6 — with the 16-bit KV cache the largest bitrate that fits is {:.2f} bpw; with {} ({}) "
+  c.why.push_back(larger ? fmt::format("Rule 6 — with the 16-bit KV cache the largest bitrate that fits is {:.2f} bpw; with {} ({}) "
                                        "it is {:.2f} bpw", lower_bpw, f->id, f->str("name"), kv8m.bpw)
+                  : speed && !tight ? fmt::format("Rule 6 — objective speed: {} ({}) halves the KV cache every decode step reads; "
+                                                "each candidate its engine serves it for is compared with it", f->id, f->str("name"))
                   : offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
                                           "with {} ({}) it all stays on the GPU", f->id, f->str("name"))
                   : tight  ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only tight; with {} ({}) it fits with room, "

@@ -111,3 +111,17 @@ double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
 }
 
 }  // namespace qsel
+
+namespace qsel {
+
+std::string Layout::describe() const {
+  if (layer_split) return layer_gpus > 1 ? fmt::format("layers over {} GPUs", layer_gpus) : "1 GPU";
+  std::string s = fmt::format("TP {}", tp);
+  if (pp > 1) s += fmt::format(" x PP {}", pp);
+  if (ep) s += " + EP";
+  if (dp > 1) s += fmt::format(", {} replicas", dp);
+  if (idle > 0) s += fmt::format(" ({} GPU{} idle)", idle, idle == 1 ? "" : "s");
+  return s;
+}
+
+}  // namespace qsel

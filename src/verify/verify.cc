@@ -208,7 +208,8 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   LogScan ls = scan_log(r.log, [&](std::size_t n, std::string_view line) {
     scanner.line(n, line);
   });
-  spdlog::info("verify: read {} line(s), {} byte(s) of {}{}", ls.lines, ls.bytes, r.log, ls.stopped ? " (stopped at the size cap)" : "");
+  spdlog::info("verify: read {} line(s), {} byte(s) of {}{}", ls.lines, ls.bytes, r.log,
+               ls.stopped_by_time ? " (stopped at the time cap)" : ls.stopped ? " (stopped at the size cap)" : "");
   for (const auto& sc : scans)
     if (sc.detect + sc.kernels.size() > 0)
       spdlog::info("verify: {}: {} detection line(s), {} kernel line(s)", sc.engine->id, sc.detect, sc.kernels.size());
@@ -216,7 +217,8 @@ ojson verify_log(const Graph& g, const VerifyRequest& r) {
   j["log"] = r.log;
   j["lines"] = ls.lines;
   if (ls.cut) j["lines_cut"] = ls.cut;
-  if (ls.stopped) j["stopped_at_bytes"] = ls.bytes;
+  if (ls.stopped_by_time) j["stopped_after_s"] = kMaxLogTime.count();
+  else if (ls.stopped) j["stopped_at_bytes"] = ls.bytes;
   // The engine: the one asked for, else the one whose own lines the log has most of.
   auto best = std::max_element(scans.begin(), scans.end(), [](const EngineScan& a, const EngineScan& b) {
     return a.detect + 2 * a.kernels.size() < b.detect + 2 * b.kernels.size();

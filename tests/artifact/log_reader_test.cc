@@ -1,6 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <poll.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "qsel/artifact/log_reader.h"
 #include "qsel/core/errors.h"
@@ -50,4 +56,56 @@ TEST_CASE("log_reader: reading stops at the byte cap and says so (verify stopped
   CHECK(seen == s.lines);
   CHECK(!scan_log(path, [](std::size_t, std::string_view) {}).stopped);
   CHECK(kMaxLogBytes == 4ull << 30);
+}
+
+namespace {
+
+// Standard input fed by a thread for the length of one scan: endlessly, or one line and then silence.
+struct FedStdin {
+  int fds[2] = {-1, -1};
+  int saved = -1;
+  std::atomic<bool> stop{false};
+  std::thread writer;
+  explicit FedStdin(bool endless) {
+    REQUIRE(::pipe(fds) == 0);
+    saved = ::dup(STDIN_FILENO);
+    ::dup2(fds[0], STDIN_FILENO);
+    writer = std::thread([this, endless] {
+      std::string chunk;
+      for (int i = 0; i < 100; ++i) chunk += "INFO 01-01 00:00:00 a line of an engine that never stops talking\n";
+      bool first = true;
+      while (!stop) {
+        pollfd p{fds[1], POLLOUT, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        if ((endless || first) && ::write(fds[1], chunk.data(), chunk.size()) < 0) break;
+        first = false;
+        if (!endless) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  ~FedStdin() {
+    stop = true;
+    writer.join();
+    ::dup2(saved, STDIN_FILENO);
+    ::close(saved);
+    ::close(fds[0]);
+    ::close(fds[1]);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("log_reader: standard input is bounded in time too (verify --log - ran to its 4 GiB cap)", "[artifact][log][slow]") {
+  for (bool endless : {true, false}) {
+    INFO((endless ? "endless" : "one line, then silence"));
+    FedStdin in(endless);
+    auto t0 = std::chrono::steady_clock::now();
+    LogScan s = scan_log("-", [](std::size_t, std::string_view) {}, kMaxLogBytes, std::chrono::milliseconds(1000));
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(s.stopped);
+    CHECK(s.stopped_by_time);
+    CHECK(s.lines >= 100);
+    CHECK(seconds < 5);
+  }
+  CHECK(kMaxLogTime == std::chrono::seconds(20));
 }

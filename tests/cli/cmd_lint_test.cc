@@ -233,4 +233,11 @@ TEST_CASE("cmd_lint: - lints one record from stdin, named by --stdin-filename, i
   auto nowhere = run_binary("lint --no-config - --stdin-filename " + (d.path() / "q.yaml").string() + " < " + fixed.string());
   CHECK(nowhere.code != 0);
   CHECK(nowhere.out.find("cannot tell the record kind") != std::string::npos);
+  // a folder that does not exist: nothing would be linted, and "0 files" exit 0 said all was well (issue 41, M6)
+  std::string missing = (d.path() / "no-such-corpus" / "formats" / "q.yaml").string();
+  auto absent = run_binary("lint --no-config - --stdin-filename " + missing + " < " + fixed.string());
+  CHECK(absent.code == 2);
+  CHECK(absent.err == "qsel: error: --stdin-filename " + missing + ": no folder " + (d.path() / "no-such-corpus" / "formats").string() +
+                          ": name where the record sits in a corpus that exists\n");
+  CHECK(absent.out.empty());
 }

@@ -137,9 +137,14 @@ TEST_CASE("recommend e2e: MLX affine on Apple, Neural Compressor on Gaudi, Arc t
 }
 
 TEST_CASE("recommend e2e: nothing is invented where no engine runs, an unlisted part says the census is silent", "[e2e][recommend]") {
+  // Groq's LPU is reached through its cloud API only: no engine record has a backend for it.
+  json lpu = recommend({"--gpu", "groq-lpu", "--model-size", "8b"});
+  CHECK(lpu["candidates"].empty());
+  CHECK(lpu["unknowns"][0].get<std::string>().rfind("no engine record runs on", 0) == 0);
+  // A TPU is served by vLLM's TPU backend, and only by it.
   json tpu = recommend({"--gpu", "tpu-v5e", "--model-size", "8b"});
-  CHECK(tpu["candidates"].empty());
-  CHECK(tpu["unknowns"][0].get<std::string>().rfind("no engine record runs on", 0) == 0);
+  REQUIRE(!tpu["candidates"].empty());
+  for (const auto& c : tpu["candidates"]) CHECK(c["engine"] == "vllm-tpu");
   // No format record lists the Quadro GV100 (the census is silent on it), yet the engines'
   // kernel selection covers Volta: candidates come from that alone, and the answer says so.
   json gv = recommend({"--gpu", "quadro-gv100", "--model-size", "8b"});
@@ -181,7 +186,7 @@ TEST_CASE("recommend e2e: bad input exits 2 with one clear line", "[e2e][recomme
   CHECK(size.err == "qsel: error: cannot read model size \"huge\"; expected a size like 70b, 8B, 1.5b, 1t, 8x7b or 235b-a22b\n");
   auto count = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--count", "0"});
   CHECK(count.code == 2);
-  CHECK(count.err == "qsel: error: --count must be at least 1, got 0\n");
+  CHECK(count.err == "qsel: error: --count: expected a number of GPUs from 1 to 1024, got \"0\"\n");
   qsel::test::TempDir dir;
   auto cfg = dir.write("config.json", "{\"num_hidden_layers\": 2,,}");
   auto bad = run_cli({"recommend", "--gpu", "h100", "--model-config", cfg.string()});
@@ -341,7 +346,7 @@ TEST_CASE("recommend e2e: the Rule 5 lever stays inside the GGUF range, nothing 
   json t4 = recommend({"--gpu", "t4", "--model-size", "405b"});
   CHECK(lever(t4).find("not even the smallest GGUF type") != std::string::npos);  // never "--target-bpw 0.23"
   bool hint = false;
-  for (const auto& n : t4["notes"]) hint = hint || n.get<std::string>().find("the smallest tensor-parallel count") != std::string::npos;
+  for (const auto& n : t4["notes"]) hint = hint || n.get<std::string>().find("the smallest GPU count") != std::string::npos;
   CHECK(hint);
   auto r = run_cli({"recommend", "--gpu", "t4", "--model-size", "405b"});
   CHECK(r.code == 1);

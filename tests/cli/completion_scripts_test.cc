@@ -46,7 +46,7 @@ TEST_CASE("completion: bash completes commands, options, formats per command and
   CHECK(bash_complete(file, "qsel --format ''") == "text\nconcise\njson\nsarif\ngithub\nmarkdown\ncsv\ndot\nmermaid\nhtml\n");
   CHECK(bash_complete(file, "qsel recommend --gpu h100-") == "h100-nvl\nh100-pcie\nh100-sxm\n");
   CHECK(bash_complete(file, "qsel recommend --gpu rtx-309") == "rtx-3090\nrtx-3090-ti\n");
-  CHECK(bash_complete(file, "qsel recommend --engine vl") == "vllm\nvllm-gaudi\n");
+  CHECK(bash_complete(file, "qsel recommend --engine vl") == "vllm\nvllm-gaudi\nvllm-neuron\nvllm-tpu\n");
   CHECK(bash_complete(file, "qsel explain nvfp4 --on sm12") == "sm120\nsm121\n");
   CHECK(bash_complete(file, "qsel lint --exit") == "--exit-zero\n");
   CHECK(bash_complete(file, "qsel --color ''") == "auto\nalways\nnever\n");

@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "support/browse_corpus.h"
 #include "support/fixtures.h"
+#include "support/hub_fixtures.h"
 
 using qsel::test::run_cli;
 
@@ -29,9 +32,9 @@ TEST_CASE("hostile: numbers from the command line are checked, never wrapped or 
   CHECK(ctx.err == "qsel: error: --context: expected a number of tokens from 1 to 1073741824 (8192, 128k, 1m), got \"18014398509481985k\"\n");
   auto top = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--top", "-1"});
   CHECK(top.code == 2);
-  CHECK(top.err == "qsel: error: --top must be at least 1, got -1 (--all shows every row)\n");
+  CHECK(top.err == "qsel: error: --top: expected a number of rows from 1 to 1000000 (--all shows every row), got \"-1\"\n");
   auto conv = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--top", "abc"});
-  CHECK(conv.err == "qsel: error: --top: expected a number, got \"abc\"\n");
+  CHECK(conv.err == "qsel: error: --top: expected a number of rows from 1 to 1000000 (--all shows every row), got \"abc\"\n");
   auto count = run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--count", "99999"});
   CHECK(count.code == 2);
   auto flag = run_cli({"lint", "--fromat", "json"});
@@ -157,4 +160,159 @@ TEST_CASE("hostile: --memory-fraction nan, 0 or empty is a usage error, not sile
     CHECK(r.err == std::string("qsel: error: --memory-fraction must be a number in (0, 1], got \"") + v + "\"\n");
   }
   CHECK(qsel::test::run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--memory-fraction", "0.85"}).code == 0);
+}
+
+// ---- issue 41: flag values, long echoes, and the Hub from the command line ------------
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+TEST_CASE("hostile: an empty, zero or negative-zero number is a usage error naming the flag and the value", "[e2e][hostile]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string flag, value;
+  };
+  const std::vector<std::string> rec = {"recommend", "--gpu", "h100", "--model-size", "8b"};
+  std::vector<Case> cases;
+  for (const char* v : {"", "0", "-0", "0.5", "nan"}) cases.push_back({{"--ram", v}, "--ram", v});
+  for (const char* v : {"", "0", "-0"}) cases.push_back({{"--ram-bandwidth", v}, "--ram-bandwidth", v});
+  for (const char* v : {"", "-0", "-1"}) cases.push_back({{"--min-tok-s", v}, "--min-tok-s", v});
+  for (const char* v : {"", "-0"}) cases.push_back({{"--headroom", v}, "--headroom", v});
+  for (const char* flag : {"--count", "--batch", "--top", "--vram", "--bandwidth"})
+    for (const char* v : {"", "0", "-0"}) cases.push_back({{flag, v}, flag, v});
+  for (const auto& c : cases) {
+    std::vector<std::string> args = rec;
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    auto r = run_cli(args);
+    INFO(c.flag << " \"" << c.value << "\": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK(r.err.rfind("qsel: error: " + c.flag + ": expected ", 0) == 0);
+    CHECK(r.err.find("got \"" + c.value + "\"\n") != std::string::npos);
+  }
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"lint", "--stale-after", "", "data"},
+                                               std::vector<std::string>{"graph", "--around", "h100", "--depth", ""},
+                                               std::vector<std::string>{"graph", "--around", "h100", "--depth", "-0"}}) {
+    auto r = run_cli(args);
+    INFO(args[1] << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("qsel: error: " + args[args.size() - 2 - (args[0] == "lint")] + ": expected ", 0) == 0);
+  }
+  // what stays valid: zero where the help says it means something
+  CHECK(run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--min-tok-s", "0", "--headroom", "0"}).code == 0);
+  CHECK(run_cli({"recommend", "--gpu", "h100", "--model-size", "8b", "--ram", "1", "--ram-bandwidth", "51.2"}).code == 0);
+}
+
+TEST_CASE("hostile: a 100 KB value is never echoed whole: every error line stays short", "[e2e][hostile]") {
+  const std::string big(100000, 'x');
+  std::vector<std::vector<std::string>> runs = {
+      {"recommend", "--gpu", big, "--model-size", "8b"},     {"recommend", "--gpu", "h100", "--model", big},
+      {"recommend", "--gpu", "h100", "--model", "org/" + big}, {"recommend", "--gpu", "h100", "--model-config", big},
+      {"recommend", "--gpu", "custom", "--model-size", "8b", "--target", big, "--vram", "24"},
+      {"recommend", "--gpu", "h100", "--model-size", "8b", "--kv-cache", big},
+      {"recommend", "--gpu", "h100", "--model-size", "8b", "--ram", big},
+      {"explain", big}, {"explain", "nvfp4", "--on", big}, {"show", big}, {"list", big}, {"list", "formats", "--regime", big},
+      {"list", "formats", "--native-on", big}, {"matrix", "--engine", big}, {"matrix", "--gpu", big}, {"matrix", "--vendor", big, "--derived"},
+      {"graph", "--around", big}, {"graph", "--edges", big}, {"inspect", big}, {"verify", "--log", big},
+      {"verify", "--log", "/dev/null", "--gpu", big}, {"verify", "--log", "/dev/null", "--quant", big}, {"lint", "--select", big, "data"},
+      {"lint", "--stale-after", big, "data"}, {"lint", "--config", big, "data"}, {"lint", big}, {"--format", big, "list"},
+      {"--color", big, "list"}, {"completion", big}};
+  for (const auto& args : runs) {
+    auto r = run_cli(args);
+    std::string shown = args[0] + " " + args[1];
+    INFO(shown << ": " << r.err.substr(0, 300));
+    CHECK(r.code == 2);
+    CHECK(r.err.size() < 2100);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("hostile: HF_ENDPOINT's user:password@ authenticates and is printed nowhere, nor cached (M1)", "[e2e][hostile][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_qwen3_32b_awq(s);
+  qsel::test::serve_misbehaving(s);
+  qsel::test::TempDir cache;
+  std::string env = qsel::test::hub_env(s, cache) + "HF_ENDPOINT=http://alice:pa55word@" + s.endpoint().substr(7) + " ";
+  for (const std::string& args : {std::string("-v recommend --gpu rtx-4090 --model Qwen/Qwen3-32B-AWQ@main --format json"),
+                                  std::string("-vv inspect Qwen/Qwen3-32B-AWQ@main"), std::string("-v inspect test/private"),
+                                  std::string("-v verify --log /dev/null --model test/gated"),
+                                  std::string("inspect http://bob:pa55word@") + s.endpoint().substr(7) + "/x/y/resolve/main/m.gguf"}) {
+    auto r = qsel::test::run_binary_env(env, args);
+    INFO(args << "\n" << r.err);
+    CHECK(r.out.find("pa55word") == std::string::npos);
+    CHECK(r.err.find("pa55word") == std::string::npos);
+  }
+  CHECK(s.request_headers().front().count("authorization"));
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(cache.path(), ec); it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) CHECK(qsel::test::read_text(it->path()).find("pa55word") == std::string::npos);
+}
+
+TEST_CASE("hostile: a server trickling a byte every 0.6 s ends at the stall window, not after minutes (M2)", "[e2e][hostile][hub][slow]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_misbehaving(s);
+  qsel::test::TempDir cache;
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = qsel::test::run_binary_env(qsel::test::hub_env(s, cache) + "HF_HUB_DOWNLOAD_TIMEOUT=2 ",
+                                      "recommend --gpu h100 --model test/trickle@main");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("less than 1024 bytes a second for 2 s (HF_HUB_DOWNLOAD_TIMEOUT)") != std::string::npos);
+  CHECK(seconds < 30);  // 120 s a request, ~300 s a command before
+}
+
+TEST_CASE("hostile: a poisoned cache (links, wrong types, an open folder) and the command still answers (C1, M4)", "[e2e][hostile][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_qwen3_32b_awq(s);
+  qsel::test::TempDir cache, outside;
+  std::string env = qsel::test::hub_env(s, cache);
+  const std::string cmd = "inspect Qwen/Qwen3-32B-AWQ@main --format json";
+  REQUIRE(qsel::test::run_binary_env(env, cmd).code == 0);
+  std::vector<std::filesystem::path> files;
+  for (auto it = std::filesystem::recursive_directory_iterator(cache.path() / "cache"); it != std::filesystem::recursive_directory_iterator(); ++it)
+    if (it->is_regular_file()) files.push_back(it->path());
+  auto secret = outside.write("shadow", "SECRET\n");
+  for (const auto& f : files) {
+    std::string name = f.filename().string();
+    if (name == "main.json") std::ofstream(f, std::ios::trunc) << R"({"fetched": "x", "etag": "", "listing": {}})";
+    else if (name.ends_with("meta.json")) std::ofstream(f, std::ios::trunc) << R"({"size": "abc", "complete": true})";
+    else if (name == "config.json") {
+      std::filesystem::remove(f);
+      std::filesystem::create_symlink(secret, f);
+    }
+  }
+  auto offline = qsel::test::run_binary_env(env, "--offline " + cmd);
+  CHECK(offline.code == 2);
+  CHECK(offline.err.find("internal error") == std::string::npos);
+  CHECK(offline.err.find("SECRET") == std::string::npos);
+  CHECK(offline.out.find("SECRET") == std::string::npos);
+  auto online = qsel::test::run_binary_env(env, "-v " + cmd);
+  INFO(online.err);
+  CHECK(online.code == 0);
+  CHECK(online.err.find("internal error") == std::string::npos);
+  CHECK(online.err.find("not an entry qsel wrote") != std::string::npos);
+  CHECK(qsel::test::read_text(secret) == "SECRET\n");
+  // A cache folder others may write to is not used, and the command still answers.
+  std::filesystem::permissions(cache.path() / "cache" / "qsel", std::filesystem::perms::all);
+  auto open = qsel::test::run_binary_env(env, cmd);
+  CHECK(open.code == 0);
+  CHECK(open.err.find("others may write to it (mode 0777); not using it") != std::string::npos);
+}
+
+TEST_CASE("hostile: an unreadable HF_TOKEN_PATH does not break a command that needs no network", "[e2e][hostile][hub]") {
+  qsel::test::TempDir d;
+  auto big = d.write("token", std::string(10000, 'x'));
+  auto r = qsel::test::run_binary_env("HF_TOKEN= HF_TOKEN_PATH=" + shell_quote(big.string()) + " ",
+                                      "recommend --gpu h100 --model-size 8b --format json");
+  INFO(r.err);
+  CHECK(r.code == 0);
 }

@@ -1,5 +1,6 @@
 #include "qsel/core/atomic_write.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,4 +89,20 @@ TEST_CASE("atomic write: a folder that cannot take the temporary file is named i
   std::string p = (t.path() / "ro" / "f").string();
   CHECK_THROWS_WITH(write_file_atomic(p, "x"), Catch::Matchers::StartsWith(p + ": cannot create a temporary file beside it: "));
   ::chmod((t.path() / "ro").c_str(), 0700);
+}
+
+TEST_CASE("atomic write at a folder: a link at the name is replaced, never followed (issue 41)", "[core][atomic_write]") {
+  TempDir t, outside;
+  auto victim = outside.write("victim", "keep me");
+  fs::create_symlink(victim, t.path() / "entry");
+  int dir = ::open(t.path().c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(dir >= 0);
+  WriteOutcome out = try_write_file_atomic_at(dir, "entry", "new", 0600);
+  ::close(dir);
+  CHECK(out);
+  CHECK(read_text(victim) == "keep me");
+  CHECK(!fs::is_symlink(t.path() / "entry"));
+  CHECK(read_text(t.path() / "entry") == "new");
+  CHECK(mode_of(t.path() / "entry") == 0600);
+  CHECK(entries(t.path()) == 1);  // no temporary file left behind
 }

@@ -92,3 +92,16 @@ TEST_CASE("text: nearest gives no suggestion for a word longer than any name", "
   CHECK(qsel::nearest(std::string(65, 'a'), {std::string(65, 'a') + "b"}).empty());
   CHECK(qsel::nearest("h100", {"h100-sxm", "h200", "a100"}) == std::vector<std::string>{"a100", "h200", "h100-sxm"});
 }
+
+TEST_CASE("text: a message line is capped, keeping its start and its end (issue 41: 100 KB echoed)", "[core][text]") {
+  CHECK(capped_line("short") == "short");
+  std::string line = "qsel: error: " + std::string(100000, 'x') + ": no such file or directory";
+  std::string c = capped_line(line);
+  CHECK(c.size() < kMaxMessageBytes + 40);
+  CHECK(c.rfind("qsel: error: xxx", 0) == 0);
+  CHECK(c.ends_with("x: no such file or directory"));
+  CHECK(c.find("…[") != std::string::npos);
+  std::string wide;
+  for (int i = 0; i < 3000; ++i) wide += "é";  // two bytes each: never cut in half
+  CHECK(find_invalid_utf8(capped_line(wide)) == std::string::npos);
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "qsel/detect/host_ram.h"
 #include "support/fixtures.h"
 
@@ -33,4 +35,15 @@ TEST_CASE("host_ram: hw.memsize from sysctl (macOS), in GB", "[detect][ram]") {
   CHECK(!parse_sysctl_memsize_gb("hw.memsize: 12x\n"));                    // not a number
   CHECK(!parse_sysctl_memsize_gb("999\n"));                                // under 1 GB
   CHECK(!parse_sysctl_memsize_gb("99999999999999999999999999999999\n"));   // past 64 TB (and past 18 digits)
+}
+
+TEST_CASE("host_ram: /proc/meminfo is read as a stream (a /proc file says its size is 0: M5)", "[detect][ram]") {
+  std::error_code ec;
+  if (!std::filesystem::exists("/proc/meminfo", ec)) return;  // not Linux
+  auto gb = installed_ram_gb("/proc/meminfo");
+  REQUIRE(gb);
+  CHECK(*gb >= 1);
+  auto ram = detect_installed_ram();
+  REQUIRE(ram);
+  CHECK(ram->source == "/proc/meminfo");
 }

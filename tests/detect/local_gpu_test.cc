@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include "qsel/cli/context.h"
 #include "qsel/core/errors.h"
 #include "qsel/detect/local_gpu.h"
@@ -124,4 +126,20 @@ TEST_CASE("local_gpu: nothing usable is a usage error that says what to do", "[d
   CHECK(orin.rfind("--gpu auto: nvidia-smi reports \"Orin (nvgpu)\" (sm87) without its memory; name the part with --gpu (parts on sm87: ", 0) == 0);
   CHECK(orin.find("jetson-agx-orin-64gb") != std::string::npos);
   CHECK(usage_error(g, probe({gpu("", 196592, "", "rocm-smi")})).find("a GPU without a name (196592 MiB)") != std::string::npos);
+}
+
+TEST_CASE("local_gpu: 4,096 GPUs answer within 5 s, alike or all different (6-20 s: M8)", "[detect][slow]") {
+  Context ctx;
+  const Graph& g = ctx.graph();
+  for (bool alike : {true, false}) {
+    std::vector<ReportedGpu> gpus;
+    for (int i = 0; i < 4096; ++i)
+      gpus.push_back(gpu(alike ? std::string("NVIDIA H100 80GB HBM3") : "NVIDIA H100 Mk" + std::to_string(i), 81559, "sm90"));
+    auto t0 = std::chrono::steady_clock::now();
+    LocalGpu l = choose_local_gpu(g, probe(gpus));
+    CHECK(l.count == 4096);  // every one of them is an H100 by its name, memory and target
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO((alike ? "alike: " : "different: ") << seconds << " s");
+    CHECK(seconds < 5);
+  }
 }

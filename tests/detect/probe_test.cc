@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <random>
 
 #include <sys/stat.h>
 
 #include "qsel/detect/gpu_probe.h"
+#include "qsel/detect/host_ram.h"
 #include "support/fixtures.h"
 
 using namespace qsel;
@@ -130,4 +132,68 @@ TEST_CASE("probe: five hanging tools share one deadline (they took 50 s, one aft
   CHECK(p.tried[1].rfind("amd-smi: gave no answer within 0.", 0) == 0);
   CHECK(p.tried[2] == "rocm-smi: not run (the detection's deadline had passed)");
   CHECK(p.tried[4] == "system_profiler: not run (the detection's deadline had passed)");
+}
+
+// ---- issue 41: junk is not a GPU; one deadline for GPUs and RAM ----------------------
+
+namespace {
+
+// 500 KB from a seeded generator: raw bytes, or text made of what a CSV line is made of.
+std::string random_output(unsigned seed, bool text) {
+  std::mt19937 rng(seed);
+  static const std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.-_|:[]()/\n";
+  std::string out(500 * 1000, '\0');
+  for (char& c : out) c = text ? alphabet[rng() % alphabet.size()] : static_cast<char>(rng() & 0xff);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("probe: 500 KB of random bytes from a tool detect nothing (they were a WSE-3, a TPU v6e, an H20, an L4)", "[detect][probe]") {
+  for (unsigned seed = 1; seed <= 12; ++seed)
+    for (bool text : {false, true}) {
+      std::string j = random_output(seed, text);
+      INFO("seed " << seed << (text ? " text" : " bytes"));
+      CHECK(parse_nvidia_smi_csv(j).empty());
+      CHECK(parse_nvidia_smi_table(j).empty());
+      CHECK(parse_amd_smi_static(j).empty());
+      CHECK(parse_rocm_smi(j).empty());
+      CHECK(parse_apple(j, j).empty());
+    }
+  test::TempDir bin;
+  auto file = bin.write("junk.bin", random_output(7, true));
+  for (const char* tool : {"nvidia-smi", "amd-smi", "rocm-smi"}) fake(bin, tool, "/bin/cat '" + file.string() + "'");
+  Probe p = probe_gpus(bin.path().string());
+  CHECK(p.gpus.empty());
+  REQUIRE(p.tried.size() >= 3);
+  CHECK(p.tried[0] == "nvidia-smi: reported no GPU qsel could read");
+  CHECK(p.tried[2] == "rocm-smi: reported no GPU qsel could read");
+}
+
+TEST_CASE("probe: a GPU is read only from a well-formed line, among a tool's warnings", "[detect][probe]") {
+  auto gpus = parse_nvidia_smi_csv("WARNING: infoROM is corrupted at gpu 0000:01:00.0\nNVIDIA L4, 23034 MiB, 8.9\nL4, lots, 8.9\nx, 1 MiB, 99.99.9\n");
+  REQUIRE(gpus.size() == 1);
+  CHECK(gpus[0].name == "NVIDIA L4");
+  CHECK(parse_nvidia_smi_csv("NVIDIA L4\x01, 23034 MiB, 8.9\n").empty());        // a control byte in the name
+  CHECK(parse_nvidia_smi_csv(std::string(200, 'A') + ", 23034 MiB, 8.9\n").empty());  // no GPU has a 200-character name
+  CHECK(parse_nvidia_smi_csv("NVIDIA L4, 23034 GiB, 8.9\n").empty());             // not the unit nvidia-smi prints
+}
+
+TEST_CASE("probe: the detection's deadline covers the host's RAM (sysctl ran 2 s past it)", "[detect][probe]") {
+  test::TempDir bin;
+  fake(bin, "nvidia-smi", "echo 'NVIDIA GeForce RTX 3090, 24576 MiB, 8.6'");
+  fake(bin, "amd-smi", "exec /bin/sleep 30");
+  fake(bin, "sysctl", "exec /bin/sleep 30");
+  auto t0 = std::chrono::steady_clock::now();
+  Probe p = probe_gpus(bin.path().string(), 1000, (bin.path() / "no-meminfo").string());
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(ms < 2500);  // one deadline (1 s) for every tool, sysctl included
+  CHECK(p.gpus.size() == 1);
+  CHECK(!p.ram);
+  CHECK(p.tried.back().rfind("sysctl hw.memsize: ", 0) == 0);
+  auto meminfo = bin.write("meminfo", "MemTotal:       65536000 kB\n");
+  Probe q = probe_gpus(bin.path().string(), 1000, meminfo.string());
+  REQUIRE(q.ram);
+  CHECK(q.ram->gb == Approx(67.108864));
+  CHECK(q.ram->source == meminfo.string());
 }

@@ -73,3 +73,46 @@ TEST_CASE("hub settings: the token from HF_TOKEN or the token file, trimmed, a b
     CHECK_THROWS_WITH(hub_settings_from_environment(false, false), Contains("HF_ENDPOINT=\"huggingface.co\": expected an http:// or https:// URL"));
   }
 }
+
+TEST_CASE("hub settings: an upper-case scheme is an http(s) URL too (it was refused)", "[model][hub]") {
+  Env e({{"HF_ENDPOINT", "HTTP://Mirror.Example:8080/"}});
+  HubSettings s = hub_settings_from_environment(false, false);
+  CHECK(s.endpoint == "http://mirror.example:8080");
+}
+
+TEST_CASE("hub settings: a user:password@ in HF_ENDPOINT is kept apart from the endpoint, and never echoed (M1)", "[model][hub]") {
+  {
+    Env e({{"HF_ENDPOINT", "https://alice:pa%24%24@hf-mirror.example/"}});
+    HubSettings s = hub_settings_from_environment(false, false);
+    CHECK(s.endpoint == "https://hf-mirror.example");
+    CHECK(s.user == "alice");
+    CHECK(s.password == "pa$$");
+  }
+  {
+    Env e({{"HF_ENDPOINT", "ftp://alice:pa55word@hf-mirror.example/"}});
+    try {
+      hub_settings_from_environment(false, false);
+      FAIL("no error");
+    } catch (const UsageError& ex) {
+      CHECK_THAT(ex.what(), Contains("HF_ENDPOINT=\"ftp://hf-mirror.example/\": expected an http:// or https:// URL"));
+      CHECK_THAT(ex.what(), !Contains("pa55word"));
+    }
+  }
+}
+
+TEST_CASE("hub settings: a token file that cannot be read fails the first request, not every command", "[model][hub]") {
+  test::TempDir d;
+  auto big = d.write("big-token", std::string(10000, 'x'));
+  auto two = d.write("two-lines", "hf_a\nhf_b\n");
+  for (const auto& file : {big, two}) {
+    INFO(file);
+    Env e({{"HF_TOKEN_PATH", file.c_str()}});
+    HubSettings s;
+    REQUIRE_NOTHROW(s = hub_settings_from_environment(false, false));  // recommend --model-size needs no token
+    CHECK(s.token.empty());
+    CHECK_THAT(s.token_problem, Contains(file.string()));
+    s.endpoint = "http://127.0.0.1:1";
+    s.cache_dir.clear();
+    CHECK_THROWS_WITH(Hub(s).repo("a/b", "main"), Contains(file.string()) && Contains("HF_TOKEN_PATH"));
+  }
+}

@@ -3,10 +3,17 @@
 // Hub's refusals as one line that says what to do.
 #include <catch2/catch.hpp>
 
+#include <time.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
 #include "qsel/artifact/gguf.h"
 #include "qsel/artifact/safetensors.h"
 #include "qsel/core/errors.h"
 #include "qsel/model/hub.h"
+#include "qsel/model/resolve.h"
 #include "support/hub_fixtures.h"
 
 using namespace qsel;
@@ -161,4 +168,149 @@ TEST_CASE("hub: a header length of 2^63 is refused before anything is read", "[m
   HubRepo r = hub.repo("test/huge-header", "main");
   auto f = hub.open(r, *r.find("model.safetensors"));
   CHECK_THROWS_WITH(read_safetensors(*f), Contains("test/huge-header/model.safetensors: byte 0: header length 9223372036854775808 is over"));
+}
+
+// ---- issue 41 ----------------------------------------------------------------------
+
+namespace {
+
+std::string every_cache_file(const std::string& root) {
+  std::string all;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) all += test::read_text(it->path()) + "\n" + it->path().string() + "\n";
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("hub: a file that changes between Range reads is an error, not parsed as one file", "[model][hub]") {
+  test::HubServer s;
+  test::serve_heavy(s);
+  test::TempDir d;
+  Hub hub(hub_settings(s, d));
+  HubRepo r = hub.repo("test/changing", "main");
+  auto f = hub.open(r, *r.find("model-Q4_K_M.gguf"));
+  CHECK_THROWS_WITH(read_gguf(*f), Contains("test/changing/model-Q4_K_M.gguf: the file changed while qsel read it"));
+  bool if_range = false;
+  for (const auto& h : s.request_headers()) if_range = if_range || h.count("if-range");
+  CHECK(if_range);  // the second Range asked for the version the first one read
+}
+
+TEST_CASE("hub: 100,000 GGUF names answer in under a second (de-duplicating them was quadratic: 35 s)", "[model][hub][slow]") {
+  test::HubServer s;
+  test::serve_heavy(s);
+  test::TempDir d;
+  HubSettings h = hub_settings(s, d);
+  Hub warm(h);
+  warm.repo("test/many-ggufs", "main");  // the server builds its 4 MB answer once; qsel's own work is what is timed
+  // The bound is on this thread's CPU time: a loaded machine stretches the wall clock, not the work.
+  auto cpu = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  double c0 = cpu();
+  // The answer: the list read, its GGUF names told apart by stem, their tags listed.
+  CHECK_THROWS_WITH(read_model_files("test/many-ggufs", h), Contains("100000 GGUF files; name one as test/many-ggufs:TAG"));
+  double seconds = cpu() - c0, wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  INFO(seconds << " s of CPU, " << wall << " s of wall clock");
+  HubRepo r = Hub(h).repo("test/many-ggufs", "main");
+  CHECK(gguf_tags(r).size() == 9);
+  CHECK(gguf_files_for_tag(r, "Q3_K").size() == 11111);
+  std::vector<std::string> names;
+  for (const auto& f : r.files) names.push_back(f.path);
+  CHECK(gguf_stems(names).size() == 100000);
+#ifdef QSEL_SANITIZED_BUILD
+  CHECK(seconds < 20);  // ASan at -O0; the quadratic version took minutes there
+#else
+  CHECK(seconds < 1);
+#endif
+  CHECK(wall < 60);
+}
+
+TEST_CASE("hub: an index of 3,000 shards is refused before its shards are asked for (it made 3,003 requests)", "[model][hub]") {
+  test::HubServer s;
+  test::serve_heavy(s);
+  test::TempDir d;
+  CHECK_THROWS_WITH(read_model_files("test/shards-3000", hub_settings(s, d)),
+                    Contains("model.safetensors.index.json: 3000 shard files; qsel reads at most 1024 over the network"));
+  CHECK(s.requests() < 10);
+}
+
+TEST_CASE("hub: a CR or LF in an ETag, from the server or a poisoned cache, is never sent as a header", "[model][hub]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  test::TempDir d;
+  HubSettings h = hub_settings(s, d);
+  Hub(h).repo("test/crlf-etag", "main");
+  h.fresh_s = 0;  // asked again, with whatever ETag was kept
+  CHECK(Hub(h).repo("test/crlf-etag", "main").sha.size() == 40);
+  // A poisoned entry: the list kept with an ETag that would end the header and start another.
+  test::serve_qwen3_32b_awq(s);
+  Hub(h).repo(test::kAwqRepo, "main");
+  for (auto it = std::filesystem::recursive_directory_iterator(h.cache_dir); it != std::filesystem::recursive_directory_iterator(); ++it)
+    if (it->path().filename() == "main.json") {
+      std::string text = test::read_text(it->path());
+      auto at = text.find("\"etag\":");
+      REQUIRE(at != std::string::npos);
+      text.insert(at + 7, "\"\\\"x\\\"\\r\\nX-Evil: 1\",\"etag_was\":");
+      std::ofstream(it->path(), std::ios::trunc) << text;
+    }
+  CHECK(Hub(h).repo(test::kAwqRepo, "main").sha == test::kAwqSha);
+  for (const auto& hd : s.request_headers()) {
+    CHECK(!hd.count("x-evil"));
+    if (hd.count("if-none-match")) CHECK(hd.at("if-none-match").find_first_of("\r\n") == std::string::npos);
+  }
+}
+
+TEST_CASE("hub: a user:password@ endpoint authenticates, and the password is in no message, source or cache file (M1)", "[model][hub]") {
+  test::HubServer s;
+  test::serve_qwen3_32b_awq(s);
+  test::serve_misbehaving(s);
+  test::TempDir d;
+  HubSettings h = hub_settings(s, d);
+  h.user = "alice";  // from HF_ENDPOINT=http://alice:pa55word@host (hub_settings_test.cc)
+  h.password = "pa55word";
+  ModelFiles f = read_model_files(std::string(test::kAwqRepo) + "@main", h);
+  CHECK(f.source.find("pa55word") == std::string::npos);
+  CHECK(f.source.find(s.endpoint()) != std::string::npos);
+  auto heads = s.request_headers();
+  REQUIRE(!heads.empty());
+  CHECK(heads[0].count("authorization"));
+  CHECK(every_cache_file(h.cache_dir).find("pa55word") == std::string::npos);
+  try {
+    read_model_files("test/private", h);
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK_THAT(e.what(), !Contains("pa55word"));
+  }
+  // A .gguf URL with credentials: they authenticate, and what is shown and kept has none.
+  test::serve_llama_gguf(s);
+  std::string url = "http://bob:hunter2@" + s.endpoint().substr(7) + "/" + test::kGgufRepo + "/resolve/main/Llama-3.1-8B-Instruct-Q8_0.gguf";
+  auto ref = parse_hub_ref(url, "https://huggingface.co");
+  REQUIRE(ref);
+  CHECK(ref->display().find("hunter2") == std::string::npos);
+  // A Hub URL's credentials are for the host it names: with another endpoint, they go nowhere.
+  auto elsewhere = parse_hub_ref("https://carol:pw@huggingface.co/org/name", s.endpoint());
+  REQUIRE(elsewhere);
+  CHECK(elsewhere->user.empty());
+  CHECK(elsewhere->password.empty());
+  ModelFiles g = read_model_files(url, hub_settings(s, d));
+  CHECK(g.source.find("hunter2") == std::string::npos);
+  CHECK(g.checkpoint.path.find("hunter2") == std::string::npos);
+  CHECK(every_cache_file(h.cache_dir).find("hunter2") == std::string::npos);
+}
+
+TEST_CASE("hub: one deadline for the whole command, across requests and retries", "[model][hub][slow]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  test::TempDir d;
+  HubSettings h = hub_settings(s, d);
+  h.deadline_s = 3;
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(Hub(h).repo("test/storm", "main"), Contains("retry after 20 s, past the"));
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
 }

@@ -48,13 +48,17 @@ TEST_CASE("http: the bearer token goes to the Hub host only, never to the file h
   HttpRequest rq;
   rq.url = resolve_url(s, test::kAwqRepo, "config.json");
   rq.bearer = "hf_secret";
-  CHECK(http_get(rq, quick()).status == 200);
+  HttpResponse r = http_get(rq, quick());
+  CHECK(r.status == 200);
   auto log = s.log();
   REQUIRE(log.size() == 2);
   CHECK(log[0].find("/resolve/") != std::string::npos);
   CHECK(log[0].find("(token)") != std::string::npos);
   CHECK(log[1].find("/cdn/") != std::string::npos);
   CHECK(log[1].find("(token)") == std::string::npos);
+  // The file host is localhost: another host, and an internal address. Followed, as docs/reliability.md states.
+  CHECK(r.url.rfind("http://localhost:", 0) == 0);
+  CHECK(test::read_text(test::source_dir() + "/docs/reliability.md").find("Redirects to internal addresses are followed") != std::string::npos);
 }
 
 TEST_CASE("http: 429 with Retry-After and a 500 are retried, the second answer is used", "[net]") {
@@ -112,6 +116,130 @@ TEST_CASE("http: nothing listening is an error naming the URL", "[net]") {
   HttpRequest rq;
   rq.url = "http://127.0.0.1:1/x";
   CHECK_THROWS_WITH(http_get(rq, quick()), Contains("http://127.0.0.1:1/x: "));
-  CHECK(url_host("https://User@HuggingFace.co/a/b") == "huggingface.co");
-  CHECK(url_host("ftp://x/y").empty());
+}
+
+// ---- issue 41: slow servers, one deadline, honest messages, credentials beside the URL ----
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The message of the error http_get must throw.
+std::string http_error(const HttpRequest& rq, const HttpOptions& o) {
+  try {
+    http_get(rq, o);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  FAIL("no error");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("http: a trickle of one byte every 0.6 s ends at the stall window (it took 120 s a request)", "[net][slow]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  HttpOptions o = quick();
+  o.stall_timeout_s = 2;
+  o.total_timeout_s = 120;
+  HttpRequest rq;
+  rq.url = resolve_url(s, "test/trickle", "config.json");
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(http_get(rq, o), Contains("bytes a second for 2 s"));
+  CHECK(seconds_since(t0) < 15);  // the 2 s window and libcurl's once-a-second check, on a loaded machine
+}
+
+TEST_CASE("http: one deadline across retries: a storm of 429s asking for 20 s ends inside it", "[net][slow]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  HttpOptions o = quick();
+  o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  HttpRequest rq;
+  rq.url = s.endpoint() + "/api/models/test/storm/revision/main";
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(http_get(rq, o), Contains("HTTP 429: the server asks to retry after 20 s") && Contains("left of the"));
+  CHECK(seconds_since(t0) < 10);  // three Retry-After waits took 60 s
+  CHECK(s.requests() == 1);
+}
+
+TEST_CASE("http: a TLS handshake that never finishes ends at the stall limit, not the connect timeout", "[net][slow]") {
+  test::HubServer s;
+  s.set_silent(true);
+  HttpOptions o = quick();
+  o.connect_timeout_s = 30;
+  o.stall_timeout_s = 1;
+  HttpRequest rq;
+  rq.url = "https" + s.endpoint().substr(4) + "/x";
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(http_get(rq, o), Contains("the TLS handshake (or a proxy's tunnel) made no progress for 1 s"));
+  CHECK(seconds_since(t0) < 10);
+}
+
+TEST_CASE("http: a header flood and an HTTP/0.9 answer say what they are, and are not retried", "[net]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  HttpRequest rq;
+  rq.url = resolve_url(s, "test/header-flood", "config.json");
+  std::string flood = http_error(rq, quick());
+  CHECK_THAT(flood, Contains("more header bytes than qsel reads"));
+  CHECK_THAT(flood, !Contains("Failure when receiving") && !Contains("Out of memory"));
+  CHECK(s.requests() == 2);  // the redirect and one answer: a flood is not retried
+  rq.url = resolve_url(s, "test/http09", "config.json");
+  std::string http09 = http_error(rq, quick());
+  CHECK_THAT(http09, Contains("no HTTP status line"));
+  CHECK_THAT(http09, !Contains("Unsupported protocol"));
+}
+
+TEST_CASE("http: credentials beside the URL authenticate the first host only, and are never in the URL", "[net]") {
+  test::HubServer s;
+  test::serve_qwen3_32b_awq(s);
+  HttpRequest rq;
+  rq.url = resolve_url(s, test::kAwqRepo, "config.json");
+  rq.user = "alice";
+  rq.password = "s3cret";
+  HttpResponse r = http_get(rq, quick());
+  CHECK(r.status == 200);
+  auto h = s.request_headers();
+  REQUIRE(h.size() == 2);
+  CHECK(h[0].count("authorization"));
+  CHECK(h[0]["authorization"].rfind("Basic ", 0) == 0);
+  CHECK(!h[1].count("authorization"));  // the file host it redirects to gets nothing
+  CHECK(r.url.find("s3cret") == std::string::npos);
+}
+
+TEST_CASE("http: a validator holding a line break is never sent as a header", "[net]") {
+  test::HubServer s;
+  test::serve_qwen3_32b_awq(s);
+  HttpRequest rq;
+  rq.url = s.endpoint() + "/api/models/" + test::kAwqRepo + "/revision/main";
+  rq.if_none_match = "\"x\"\r\nX-Evil: 1";
+  CHECK_THROWS_WITH(http_get(rq, quick()), Contains("If-None-Match") && Contains("line break"));
+  rq.if_none_match.clear();
+  rq.if_range = "\"y\"\rX-Evil: 1";
+  CHECK_THROWS_WITH(http_get(rq, quick()), Contains("If-Range") && Contains("line break"));
+  CHECK(s.requests() == 0);
+  rq.if_range = "\"y\"";
+  rq.range = {{0, 9}};
+  rq.url = resolve_url(s, test::kAwqRepo, "config.json");
+  http_get(rq, quick());
+  auto h = s.request_headers();
+  REQUIRE(h.size() == 2);
+  CHECK(h[1]["if-range"] == "\"y\"");
+}
+
+TEST_CASE("http: Retry-After waits for one answer add up to 30 s at most (three waits of 30 s were 90 s)", "[net][slow]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  s.set_retry_after(1);
+  HttpOptions o = quick();
+  o.max_retry_after_s = 2;  // the same rule as 30 s, at the scale of a test
+  HttpRequest rq;
+  rq.url = s.endpoint() + "/api/models/test/storm/revision/main";
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(http_get(rq, o), Contains("HTTP 429: the server asks to retry after 1 s more, past the 2 s qsel waits for one answer"));
+  CHECK(seconds_since(t0) < 8);
+  CHECK(s.requests() == 3);  // two waits of 1 s, then the third 429 is the answer
 }

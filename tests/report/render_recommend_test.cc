@@ -56,10 +56,10 @@ TEST_CASE("render_recommend: a long engine list is cut before the quality figure
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "8b", "--all"});
   REQUIRE(r.code == 0);
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "8b"}).out);
-  std::string fp8 = j["candidates"][4]["quality"]["summary"];  // the figure the rows are ranked by, whatever the fit gives
-  CHECK(r.out.find("\n 30-32  bf16 (w16a16)                      mlc-llm/hf-transform…  17.1      yes   ~141   reference\n") !=
+  std::string fp8 = j["candidates"][5]["quality"]["summary"];  // the figure the rows are ranked by, whatever the fit gives
+  CHECK(r.out.find("\n 34-36  bf16 (w16a16)                      mlc-llm/hf-transform…  17.1      yes   ~140   reference\n") !=
         std::string::npos);
-  CHECK(r.out.find("\n 5-7    fp8-per-tensor (w8a8)              sglang/trtllm/vllm     10.1      yes   ~237   " + fp8 + "\n") !=
+  CHECK(r.out.find("\n 6-8    fp8-per-tensor (w8a8)              sglang/trtllm/vllm     10.1      yes   ~237   " + fp8 + "\n") !=
         std::string::npos);
   CHECK(wider_than(r.out, 100).empty());
 }

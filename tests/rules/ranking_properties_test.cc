@@ -47,7 +47,7 @@ std::string who(const Candidate& c) {
                      c.quality.short_text);
 }
 
-bool offloaded(const Candidate& c) { return c.memory && (c.memory->fit == "offload" || c.memory->fit == "slow"); }
+bool in_system_ram(const Candidate& c) { return c.memory && (c.memory->fit == "offload" || c.memory->fit == "slow"); }
 double bits(const Candidate& c) { return number_or(c.format->data, "weight_bits", c.memory ? c.memory->bpw : 0); }
 
 // `b`'s quality is worse than `a`'s by more than the band of their difference.
@@ -85,7 +85,7 @@ void more_never_worse(const Graph& g, const Fitted& f, const Query& base, const 
   // A plan partly in system RAM trades quality for speed at the stated price (fit_price.h): more of a
   // resource can move that trade towards a faster plan, never towards a slower, worse one.
   auto speed = [](const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0.0; };
-  if (offloaded(a) && (!offloaded(b) || speed(b) > speed(a))) return;
+  if (in_system_ram(a) && (!in_system_ram(b) || speed(b) > speed(a))) return;
   // A tight fit that may not load gives way to a comfortable one of a quality inside the tight fit's price.
   if (a.memory && b.memory && a.memory->fit == "tight" && b.memory->fit == "yes") return;
   if (worse(*f.quality_model, b, a))
@@ -139,7 +139,8 @@ void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
   Query shorter = q;
   shorter.context = q.context / 2;
   more_never_worse(g, f, q, d, shorter, "half the context", s);
-  // --objective speed never picks a candidate slower than another of its class by more than its step.
+  // --objective speed never picks a candidate slower than another of its class by more than the
+  // forecast's error (10%, the band of ranking.cc).
   Query fast = q;
   fast.objective = "speed";
   Deliberation sp = deliberate(g, fast, &f);
@@ -152,7 +153,7 @@ void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
       if (!rule_util::fits(c) || c.maturity != "mainline" || c.contested() || rule_util::has_blocker(c) || rule_util::broken(c)) continue;
       if (c.path == "emulated" || (c.memory && c.memory->fit == "slow") || (bits(c) > 0 && bits(c) < 4) || !top.memory) continue;
       if (serving && c.engine && c.engine->str("role") != "serving") continue;
-      if (speed(c) > speed(top) * 1.05 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
+      if (speed(c) > speed(top) * 1.10 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
         s.fail(fmt::format("{}: --objective speed #1 {} at {:.0f} tok/s, {} at {:.0f}", where, who(top), speed(top), who(c), speed(c)));
         break;
       }

@@ -118,6 +118,8 @@ void serve_misbehaving(HubServer& s) {
       {"test/gated", Misbehave::gated},           {"test/private", Misbehave::private_repo}, {"test/rate-limited", Misbehave::rate_limited},
       {"test/flaky", Misbehave::flaky},           {"test/short-body", Misbehave::short_body}, {"test/ignore-range", Misbehave::ignore_range},
       {"test/redirect-loop", Misbehave::redirect_loop}, {"test/never-ends", Misbehave::never_ends}, {"test/huge-length", Misbehave::huge_length},
+      {"test/trickle", Misbehave::trickle},       {"test/storm", Misbehave::storm_429},
+      {"test/crlf-etag", Misbehave::crlf_etag},   {"test/http09", Misbehave::http09},         {"test/header-flood", Misbehave::header_flood},
   };
   json tensors = json::array();
   tiny_unquantized(tensors, "BF16");
@@ -133,6 +135,29 @@ void serve_misbehaving(HubServer& s) {
   s.add_repo("test/huge-header", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
   s.add_file("test/huge-header", "config.json", tiny_config().dump(2));
   s.add_file("test/huge-header", "model.safetensors", le64(1ull << 63) + "{}", 1 << 20);
+}
+
+void serve_heavy(HubServer& s) {
+  s.add_repo("test/changing", "fedcba9876543210fedcba9876543210fedcba98", Misbehave::changing);
+  // A GGUF header of 1.5 MB, read in several Ranges: the server changes it between them.
+  auto [gguf, gguf_size] = llama_gguf(15, 12, 256, 144, 0, 31, true, 0, 1);
+  s.add_file("test/changing", "model-Q4_K_M.gguf", gguf, gguf_size);
+  // An index naming 3,000 shards, each a small header of its own tensor.
+  s.add_repo("test/shards-3000", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+  s.add_file("test/shards-3000", "config.json", tiny_config().dump(2));
+  json index = {{"weight_map", json::object()}};
+  for (int i = 0; i < 3000; ++i) {
+    std::string file = fmt::format("model-{:05}-of-03000.safetensors", i + 1), name = fmt::format("extra.{}.weight", i);
+    index["weight_map"][name] = file;
+    auto [shard, shard_size] = safetensors_header(json::array({{{"name", name}, {"dtype", "BF16"}, {"shape", {64}}, {"bytes", 128}}}));
+    s.add_file("test/shards-3000", file, shard, shard_size);
+  }
+  s.add_file("test/shards-3000", "model.safetensors.index.json", index.dump());
+  // 100,000 GGUF names in the file list (within qsel's cap of files per repository).
+  s.add_repo("test/many-ggufs", "cccccccccccccccccccccccccccccccccccccccc");
+  std::vector<std::string> names;
+  for (int i = 0; i < 100000; ++i) names.push_back(fmt::format("m{}-Q{}_K.gguf", i, i % 9));
+  s.add_listed_names("test/many-ggufs", names);
 }
 
 HubSettings hub_settings(const HubServer& s, const TempDir& d) {

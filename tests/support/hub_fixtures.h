@@ -22,6 +22,9 @@ void serve_llama_gguf(HubServer& s);
 // test/<name> for every Misbehave value but none (test/gated, test/flaky, …), each a tiny
 // llama checkpoint (config.json and one model.safetensors).
 void serve_misbehaving(HubServer& s);
+// The larger hostile repositories: test/changing (a 1.5 MB GGUF header that changes between
+// Range reads), test/shards-3000 (an index of 3,000 shards), test/many-ggufs (100,000 GGUF names).
+void serve_heavy(HubServer& s);
 
 // Client settings for `s` with their own cache folder in `d` and a 1 s stall limit.
 HubSettings hub_settings(const HubServer& s, const TempDir& d);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -133,6 +134,17 @@ std::vector<std::string> HubServer::log() const {
   return log_;
 }
 
+std::vector<std::map<std::string, std::string>> HubServer::request_headers() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return headers_log_;
+}
+
+void HubServer::add_listed_names(const std::string& repo, const std::vector<std::string>& names) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& listed = repos_[repo].listed;
+  listed.insert(listed.end(), names.begin(), names.end());
+}
+
 void HubServer::accept_loop() {
   while (!stop_) {
     pollfd p{listen_fd_, POLLIN, 0};
@@ -148,6 +160,16 @@ void HubServer::accept_loop() {
 }
 
 void HubServer::serve(int fd) {
+  if (silent_) {  // accept, then say nothing until the client gives up or the server stops
+    while (!stop_) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 50) > 0) {
+        char c[512];
+        if (::recv(fd, c, sizeof c, MSG_DONTWAIT) == 0) break;
+      }
+    }
+    return;
+  }
   std::string req;
   char buf[4096];
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -178,6 +200,10 @@ void HubServer::serve(int fd) {
     at = end + 2;
   }
   requests_++;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    headers_log_.push_back(headers);
+  }
   bool sent = false;
   std::string response = answer(method, target, headers, fd, &sent);
   if (!sent) {  // logged before the answer leaves, so a client that has it sees the line
@@ -210,12 +236,14 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
     if (r.how == Misbehave::private_repo) return error(401, "RepoNotFound", "Repository not found");
     if (r.how == Misbehave::rate_limited && r.list_requests == 1) return simple(429, {{"Retry-After", "1"}}, "slow down");
     if (r.how == Misbehave::flaky && r.list_requests == 1) return simple(500, {}, "oops");
+    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", std::to_string(retry_after_s_.load())}}, "slow down");
     if (rev != "main" && rev != r.sha) return error(404, "RevisionNotFound", "Invalid rev id: " + rev);
-    std::string etag = "\"" + r.sha + "\"";
+    std::string etag = r.how == Misbehave::crlf_etag ? "\"" + r.sha + "\rX-Evil: 1\"" : "\"" + r.sha + "\"";
     if (headers.count("if-none-match") && headers.at("if-none-match") == etag) return simple(304, {{"ETag", etag}}, "");
     nlohmann::json j = {{"id", repo}, {"sha", r.sha}, {"gated", r.how == Misbehave::gated ? nlohmann::json("manual") : nlohmann::json(false)},
                         {"siblings", nlohmann::json::array()}};
     for (const auto& [name, f] : r.files) j["siblings"].push_back({{"rfilename", name}, {"size", f.size}});
+    for (const auto& name : r.listed) j["siblings"].push_back({{"rfilename", name}, {"size", 1}});
     return simple(200, {{"ETag", etag}, {"Content-Type", "application/json"}}, j.dump());
   }
   // /{org}/{name}/resolve/{rev}/{path…}
@@ -230,6 +258,7 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
       return headers.count("authorization") ? error(403, "GatedRepo", "Access to model " + repo + " is restricted. You must have access to it.")
                                             : error(401, "GatedRepo", "Cannot access gated repo for url " + target);
     if (r.how == Misbehave::redirect_loop) return simple(302, {{"Location", target}}, "");
+    if (r.how == Misbehave::storm_429) return simple(429, {{"Retry-After", std::to_string(retry_after_s_.load())}}, "slow down");
     if (!r.files.count(file)) return error(404, "EntryNotFound", "Entry not found");
     // The bytes live on "another host": localhost instead of 127.0.0.1, so a client must drop the token.
     std::string rest = path.substr(seg[0].size() + seg[1].size() + seg[2].size() + seg[3].size() + 4);
@@ -245,11 +274,31 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
     Repo& r = it->second;
     ServedFile f = r.files.at(file);
     Misbehave how = r.how;
+    int version = ++r.file_requests;
     lock.unlock();
     std::string etag = "\"" + std::to_string(std::hash<std::string>{}(file + f.bytes)) + "\"";
+    if (how == Misbehave::changing) {  // a new version at every request: the bytes past 256 KiB differ
+      etag = fmt::format("\"v{}\"", version);
+      for (std::size_t i = 262144; i < f.bytes.size(); i += 4096) f.bytes[i] = static_cast<char>('a' + version % 26);
+    }
+    if (how == Misbehave::http09) {
+      *sent = true;
+      note(method, target, "0.9", headers);
+      send_all(fd, "this is not an HTTP answer\n");
+      return "";
+    }
+    if (how == Misbehave::header_flood) {
+      *sent = true;
+      note(method, target, "flood", headers);
+      send_all(fd, "HTTP/1.1 200 OK\r\n");
+      for (int i = 0; i < 100000 && !stop_; ++i)
+        if (!send_all(fd, fmt::format("X-Flood-{}: {}\r\n", i, std::string(40, 'a')))) break;
+      return "";
+    }
     std::uint64_t first = 0, last = f.size - 1;
     bool ranged = false;
-    if (headers.count("range") && how != Misbehave::ignore_range) {
+    bool stale = headers.count("if-range") && headers.at("if-range") != etag;  // RFC 9110: the whole file, 200
+    if (headers.count("range") && how != Misbehave::ignore_range && !stale) {
       std::string v = headers.at("range");  // bytes=a-b
       if (v.rfind("bytes=", 0) == 0) {
         first = std::stoull(v.substr(6));
@@ -272,6 +321,13 @@ std::string HubServer::answer(const std::string& method, const std::string& targ
     if (!send_all(fd, head(code, h, length))) return head(code, h, length);
     if (how == Misbehave::short_body) {
       send_all(fd, slice(f, first, first + length / 2));
+      return head(code, h, length);
+    }
+    if (how == Misbehave::trickle) {  // one byte every 0.6 s: about 1.7 bytes a second, never a stall
+      for (std::uint64_t at = first; at <= last && !stop_; ++at) {
+        if (!send_all(fd, slice(f, at, at))) break;
+        for (int i = 0; i < 12 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
       return head(code, h, length);
     }
     if (how == Misbehave::never_ends) {

@@ -27,6 +27,12 @@ enum class Misbehave {
   redirect_loop,  // files: a redirect to itself
   never_ends,     // files: the headers and a few bytes, then nothing until the server stops
   huge_length,    // files: "Content-Length: 10737418240" for a small file, then its bytes
+  trickle,        // files: the headers, then one byte every 0.6 s (a stall limit alone never fires)
+  storm_429,      // everything: 429 with Retry-After: 20 (set_retry_after), every time
+  changing,       // files: a new version (ETag and bytes past 256 KiB) at every request; If-Range honoured
+  crlf_etag,      // the file list: an ETag holding a bare CR and a second header's text
+  http09,         // files: bytes with no status line (HTTP/0.9), then the connection closes
+  header_flood,   // files: a status line, then 100,000 header lines
 };
 
 struct ServedFile {
@@ -47,13 +53,23 @@ class HubServer {
   void add_file(const std::string& repo, const std::string& path, const std::string& bytes, std::uint64_t size = 0);
   int requests() const { return requests_.load(); }
   std::vector<std::string> log() const;  // "GET /api/models/… 200", one line per request
+  // Every request's headers (names lower-case, values as received), in order.
+  std::vector<std::map<std::string, std::string>> request_headers() const;
+  // Connections are accepted and never answered (a TLS handshake that never finishes).
+  void set_silent(bool silent) { silent_ = silent; }
+  // The Retry-After a storm_429 repository asks for (20 s unless set).
+  void set_retry_after(int seconds) { retry_after_s_ = seconds; }
+  // The listing answers an extra sibling per name (a repository with 100,000 files).
+  void add_listed_names(const std::string& repo, const std::vector<std::string>& names);
 
  private:
   struct Repo {
     std::string sha;
     Misbehave how = Misbehave::none;
     std::map<std::string, ServedFile> files;
+    std::vector<std::string> listed;  // names in the listing only (no bytes)
     int list_requests = 0;
+    int file_requests = 0;
   };
   void accept_loop();
   void serve(int fd);
@@ -64,12 +80,15 @@ class HubServer {
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> silent_{false};
+  std::atomic<int> retry_after_s_{20};
   std::atomic<int> requests_{0};
   std::thread acceptor_;
   mutable std::mutex mu_;
   std::vector<std::thread> workers_;
   std::map<std::string, Repo> repos_;
   std::vector<std::string> log_;
+  std::vector<std::map<std::string, std::string>> headers_log_;
 };
 
 }  // namespace qsel::test

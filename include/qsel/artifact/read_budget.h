@@ -18,9 +18,13 @@ struct ReadLimits {
   // shards: 25 MB of headers); a file on the Hub pays a round trip per request.
   std::uint64_t bytes = 512ull << 20;
   std::chrono::milliseconds time{20000};
+  // Shards of one checkpoint: each is a request or two over the network, so an index
+  // naming 3,000 is refused before the first is asked for (the largest real ones have ~200).
+  std::size_t shards = 4096;
+  bool network = false;
 
   static ReadLimits local() { return {}; }
-  static ReadLimits remote() { return {512ull << 20, std::chrono::milliseconds(180000)}; }
+  static ReadLimits remote() { return {512ull << 20, std::chrono::milliseconds(180000), 1024, true}; }
 };
 
 class ReadBudget {

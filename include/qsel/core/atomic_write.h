@@ -31,4 +31,11 @@ WriteOutcome try_write_file_atomic(const std::string& path, std::string_view tex
 // The same, throwing a UsageError "PATH: WHY" when it was not written.
 void write_file_atomic(const std::string& path, std::string_view text, const AtomicWrite& options = {});
 
+// Replaces (or creates) the file `name` in the folder open as `dir_fd` with `text`, mode
+// `mode`: the temporary file is created in that folder (O_EXCL, O_NOFOLLOW) and renamed
+// over `name` there, so a link at `name` is replaced, never followed, and nothing is
+// written anywhere else whatever the folder's path has become (core/private_dir.h).
+WriteOutcome try_write_file_atomic_at(int dir_fd, const std::string& name, std::string_view text, unsigned mode = 0600,
+                                      const char* temp_tag = "qsel");
+
 }  // namespace qsel

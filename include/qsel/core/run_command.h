@@ -16,6 +16,7 @@ struct CommandResult {
   std::string out;        // stdout, at most the cap
   bool truncated = false;
   bool timed_out = false;
+  double seconds = 0;     // how long the tool was given: until it ended, flooded, or the time it had (when timed out)
 };
 
 struct CommandOptions {

@@ -43,6 +43,13 @@ void require_one_of(const std::string& value, const std::vector<std::string>& al
 // `text` quoted for a message: "value", truncated past 60 characters.
 std::string quote_value(std::string_view text);
 
+// One line for stderr at most `max_bytes` long (plus the marker): a longer one keeps
+// its start and its end around "…[N bytes]…", cut on character boundaries, so an
+// error or a log line never echoes 100 KB of what a stranger typed, and still ends
+// with what went wrong. The last line of defence: messages quote values with quote_value.
+inline constexpr std::size_t kMaxMessageBytes = 2000;
+std::string capped_line(std::string_view line, std::size_t max_bytes = kMaxMessageBytes);
+
 std::string to_lower(std::string_view text);
 
 // `text` without leading and trailing white space (isspace).

@@ -3,9 +3,12 @@
 // parsers are pure (text in, GPUs out) so tests feed them captured output;
 // probe_gpus runs the tools, bounded in time and output size.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "qsel/detect/host_ram.h"
 
 namespace qsel {
 
@@ -37,11 +40,14 @@ std::string target_of_compute_cap(std::string_view cap);
 struct Probe {
   std::vector<ReportedGpu> gpus;
   std::vector<std::string> tried;  // one line per tool: "nvidia-smi: not installed", "rocm-smi: 2 GPUs"
+  std::optional<InstalledRam> ram; // the host's RAM, read under the same deadline; nothing when unknown
 };
 
 // Runs the tools in order (nvidia-smi, amd-smi, rocm-smi, sysctl/system_profiler)
-// found in `path` (':'-separated; empty = PATH), each killed after `timeout_ms`.
-// NVIDIA and AMD tools are both asked; macOS tools only when neither reports a GPU.
-Probe probe_gpus(const std::string& path = "", int timeout_ms = 4500);
+// found in `path` (':'-separated; empty = PATH) under one deadline of `timeout_ms`,
+// each killed (with its whole session) after three quarters of it at most. NVIDIA
+// and AMD tools are both asked; macOS tools only when neither reports a GPU. Then
+// the host's RAM, inside the same deadline: `meminfo`, else sysctl hw.memsize.
+Probe probe_gpus(const std::string& path = "", int timeout_ms = 4500, const std::string& meminfo = "/proc/meminfo");
 
 }  // namespace qsel

@@ -16,7 +16,8 @@ std::optional<double> parse_meminfo_total_gb(std::string_view text);
 // ("hw.memsize: 68719476736"); the same range.
 std::optional<double> parse_sysctl_memsize_gb(std::string_view text);
 
-// The same read from `path` (a small regular file); nothing when it cannot be read.
+// The same read from `path` (a small regular file, read as a stream: /proc files
+// report a size of 0); nothing when it cannot be read.
 std::optional<double> installed_ram_gb(const std::string& path = "/proc/meminfo");
 
 struct InstalledRam {
@@ -25,6 +26,7 @@ struct InstalledRam {
 };
 
 // This machine's RAM: /proc/meminfo, else sysctl (macOS); nothing when neither answers.
+// --gpu auto reads it inside its detection's deadline instead (Probe::ram).
 std::optional<InstalledRam> detect_installed_ram(int timeout_ms = 2000);
 
 }  // namespace qsel

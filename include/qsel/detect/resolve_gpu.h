@@ -4,8 +4,10 @@
 // that names what was understood and what to type instead.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "qsel/detect/host_ram.h"
 #include "qsel/graph/graph.h"
 
 namespace qsel {
@@ -17,6 +19,7 @@ struct GpuArg {
   std::shared_ptr<const Record> owned;     // holds `accelerator` when it is user-described or detected-unknown
   int count = 0;                           // GPUs detected by "auto" (0 = not detected)
   int devices = 1;                         // GPUs the engines see per package (MI250X: 2 GCDs); `accelerator` is one of them
+  std::optional<InstalledRam> host_ram;    // "auto": the host's RAM, read within the same detection deadline
 };
 
 // What the user may say about a part besides its name.

@@ -2,8 +2,10 @@
 // weights: a repository's file list (one API call), small JSON files whole, and
 // safetensors/GGUF headers by HTTP Range, grown until the header is complete.
 // Everything read is kept in a cache under $XDG_CACHE_HOME/qsel keyed by
-// repository, commit and ETag, so a second identical question is answered
-// without the network; --offline (or HF_HUB_OFFLINE=1) reads only the cache.
+// endpoint, repository, commit and ETag (model/hub_cache.h), so a second
+// identical question is answered without the network; --offline (or
+// HF_HUB_OFFLINE=1) reads only the cache. One Hub is one command: every request
+// it makes ends within HubSettings::deadline_s of its construction.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -18,13 +20,16 @@
 namespace qsel {
 
 struct HubSettings {
-  std::string endpoint = "https://huggingface.co";  // HF_ENDPOINT
+  std::string endpoint = "https://huggingface.co";  // HF_ENDPOINT, without user:password@ (shown, keyed by)
+  std::string user, password;                        // HF_ENDPOINT's user:password@: sent to the endpoint only, never printed
   std::string token;                                 // HF_TOKEN or the token file; never printed
   std::string token_from;                            // "HF_TOKEN" or the token file's path (for messages)
+  std::string token_problem;                         // why the token file could not be read: the first request to the Hub fails with it
   bool offline = false;                              // --offline or HF_HUB_OFFLINE=1: the cache only
   std::string cache_dir;                             // $XDG_CACHE_HOME/qsel (QSEL_CACHE_DIR); empty = no cache
   long fresh_s = 24 * 3600;                          // a branch's file list is reused this long before asking again
   bool progress = false;                             // a progress line on stderr for slow requests
+  long deadline_s = 180;                             // everything one command asks the network, retries and waits included
   HttpOptions http;
 };
 
@@ -41,7 +46,8 @@ struct HubRef {
   bool revision_given = false;     // "@rev" or a URL's revision
   std::string file;                // one file in the repo (a URL's path): empty for the whole repo
   std::string tag;                 // a GGUF quantization tag after ':' ("Q4_K_M")
-  std::string url;                 // a URL outside the Hub (a .gguf anywhere): read as one file
+  std::string url;                 // a URL outside the Hub (a .gguf anywhere), read as one file: without user:password@
+  std::string user, password;      // a URL's user:password@: they authenticate its requests and are never shown
   std::string display() const;     // "Qwen/Qwen3-32B-AWQ@main:Q4_K_M"
 };
 
@@ -58,14 +64,14 @@ struct HubFile {
 struct HubRepo {
   std::string repo, revision, sha;  // sha: the commit the revision pointed at
   std::string gated;                // "", "auto" or "manual"
-  std::vector<HubFile> files;
+  std::vector<HubFile> files;  // sorted by path, each once
   bool from_cache = false;
-  const HubFile* find(const std::string& path) const;
+  const HubFile* find(const std::string& path) const;  // a binary search
 };
 
 // The Hub's answer to /api/models/{repo}/revision/{rev} (JSON text) as a file
-// list; a UsageError naming `where` when it is not one. Paths that could climb
-// out of a folder are dropped.
+// list, sorted by path, each path once; a UsageError naming `where` when it is
+// not one. Paths that could climb out of a folder are dropped.
 HubRepo hub_repo_from_listing(const std::string& text, const std::string& repo, const std::string& revision, const std::string& where);
 
 class Hub {
@@ -82,8 +88,9 @@ class Hub {
   std::string small_file(const HubRepo& r, const std::string& path, std::size_t cap, std::string_view what);
   // A file read by Range from its start, as far as a header reader asks.
   std::unique_ptr<ByteSource> open(const HubRepo& r, const HubFile& f);
-  // A file outside the Hub (a GGUF URL), read by Range.
-  std::unique_ptr<ByteSource> open_url(const std::string& url);
+  // A file outside the Hub (a GGUF URL), read by Range; `user`/`password` (or the URL's own
+  // user:password@) authenticate it, and its name, messages and cache key never hold them.
+  std::unique_ptr<ByteSource> open_url(const std::string& url, const std::string& user = "", const std::string& password = "");
 
   int requests() const { return requests_; }           // HTTP requests made so far
   int cache_hits() const { return cache_hits_; }       // reads answered by the cache

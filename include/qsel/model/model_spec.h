@@ -48,6 +48,7 @@ struct ModelSpec {
   int window = 0, sliding_layers = 0;
   int kv_lora_rank = 0, rope_dim = 0;
   int experts = 0, active_experts = 0;
+  int expert_ffn = 0;              // one routed expert's FFN width (moe_intermediate_size); 0 = unknown
   std::string architecture;        // Hugging Face architecture class; empty when unknown
   std::string family;              // model family ("llama-3.1", "qwen3"): quality rows of the family stand for it
   long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown

@@ -40,8 +40,9 @@ QualityCost quality_cost(const Graph& g, const QualityModel& m, const Record& fo
 // `because`, a format of its family with more bits) when it is below it.
 void raise_to(QualityCost& q, double ln_cost, const std::string& because);
 
-// The candidate is the model as released (or the publisher's QAT release, trained for its
-// format): the reference, whatever the format's family would estimate.
+// The candidate is the model as released: the reference, whatever the format's family would
+// estimate. A QAT release (qat) is the publisher's own quantized file, not the model: it keeps
+// the QAT family's estimate and says so.
 void mark_as_released(QualityCost& q, const std::string& format_id, bool qat);
 
 // A quantized KV cache adds its own measured cost (`kv_format`'s benchmark rows, at

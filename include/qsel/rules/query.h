@@ -17,6 +17,7 @@ struct Query {
   std::shared_ptr<const Record> described_part;  // owns `accelerator` when the user (or a driver) described it
   std::string gpu_note;                 // how the --gpu spelling resolved, when it needed saying
   int count = 1;
+  int nodes = 0;                        // --nodes: machines the count spreads over; 0: the part's count_per_node, else 8 a node
   std::optional<ModelSpec> model;       // absent for explain
   std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine
   std::vector<std::string> formats;     // restrict to these format ids; empty = every format
@@ -32,8 +33,8 @@ struct Query {
   Host host = default_host();           // system RAM and its bandwidth (--ram, --ram-bandwidth, --gpu auto)
   double min_tok_s = 2;                 // --min-tok-s: offload plans forecast below it are "slow"
   int concurrency = 0;                  // --concurrency: sequences a serving engine's KV cache must hold; 0: the default
-  // What --concurrency means when not given: 2 on datacenter and cloud parts, where the question is
-  // serving, 1 elsewhere.
+  // What --concurrency means when not given: --batch, and at least 2 on datacenter and cloud parts,
+  // where the question is serving (1 elsewhere).
   int serving_concurrency() const;
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;

@@ -27,6 +27,24 @@ struct Budget {
   std::string statement;         // one line: capacity, budget, overheads, sources
 };
 
+// How one model is laid across the GPUs asked for: tensor parallel within a node, pipeline stages
+// (across nodes, or where a larger TP is refused), expert parallelism (whole experts per GPU), and
+// replicas (data parallel) of what one replica needs. An engine without tensor parallelism splits by
+// layer (llama.cpp -sm layer).
+struct Layout {
+  int tp = 1, pp = 1, dp = 1;  // tensor-parallel size, pipeline stages, replicas
+  bool ep = false;             // expert parallelism (--enable-expert-parallel, --ep-size)
+  bool layer_split = false;    // the engine splits layers across its GPUs, one after another
+  int idle = 0;                // GPUs of the count no replica uses
+  int nodes = 1;               // nodes one replica spans
+  int per_node = 8;            // GPUs per node the plan assumed
+  std::string flags;           // the engine's launch flags for it ("--tensor-parallel-size 8 --enable-expert-parallel")
+  std::vector<std::string> why;  // why a simpler layout was not taken, and what the plan assumed
+  int layer_gpus = 1;          // layer_split: the GPUs the layers spread over
+  int gpus() const { return layer_split ? layer_gpus : tp * pp; }  // GPUs one replica uses
+  std::string describe() const;  // "TP 8 + EP", "TP 2 x PP 3", "TP 8 x 8 replicas", "layers over 2 GPUs"
+};
+
 struct Memory {
   double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
   Budget budget;
@@ -36,10 +54,12 @@ struct Memory {
   bool fits = false;         // it loads within the engine's budget (true for "tight" too)
   std::string fit = "no";    // yes (with the margin to spare) | tight (inside the margin) | offload (part in system RAM) | slow (offload under --min-tok-s) | no
   double margin_gb = 0;      // the headroom "yes" keeps, summed over the parts
-  int parts = 1;             // the tensor-parallel size the engine runs (the query's count, or the largest valid below it)
+  int parts = 1;             // GPUs one replica uses (layout.gpus()): the budget and the weights are over these
+  Layout layout;
   std::string margin_source;
   std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
+  int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
   std::optional<Placement> placement;  // set when the model runs partly from system RAM
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
