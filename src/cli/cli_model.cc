@@ -43,6 +43,18 @@ std::vector<std::string> parts_or_targets(const Graph& g, const Command*) {
   return join(join({"auto"}, ids_of(g, Kind::Accelerator)), ids_of(g, Kind::Target));
 }
 std::vector<std::string> engines(const Graph& g, const Command*) { return ids_of(g, Kind::Engine); }
+// The backends --backend takes: every engine's `backends` and every target's platform.
+std::vector<std::string> backends(const Graph& g, const Command*) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& id) {
+    if (!id.empty() && shell_safe(id) && std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  };
+  for (const Record* e : g.of_kind(Kind::Engine))
+    for (const auto& b : e->data.value("backends", nlohmann::json::array())) add(b.value("id", std::string()));
+  for (const Record* t : g.of_kind(Kind::Target)) add(t->str("platform"));
+  std::sort(out.begin(), out.end());
+  return out;
+}
 std::vector<std::string> models(const Graph& g, const Command*) { return ids_of(g, Kind::Model); }
 std::vector<std::string> formats(const Graph& g, const Command*) { return ids_of(g, Kind::Format); }
 std::vector<std::string> targets(const Graph& g, const Command*) { return ids_of(g, Kind::Target); }
@@ -105,7 +117,7 @@ const std::vector<ValueSource>& value_sources() {
   static const std::vector<ValueSource> table = {
       {"format", "", output_formats}, {"color", "", colors},          {"data", "dir", none},
       {"gpu", "", gpus},              {"on", "", parts_or_targets},   {"engine", "", engines},
-      {"model", "file", models},      {"quant", "", formats},         {"target", "", targets},
+      {"backend", "", backends},      {"model", "file", models},      {"quant", "", formats},         {"target", "", targets},
       {"vendor", "", vendors},        {"kv-cache", "", kv_caches},    {"objective", "", objectives},
       {"spec-decode", "", spec_decodes}, {"model-config", "file", none}, {"config", "file", none},
       {"baseline", "file", none},     {"write-baseline", "file", none}, {"output-file", "file", none},

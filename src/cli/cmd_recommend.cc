@@ -29,7 +29,7 @@ struct RecommendArgs {
   // Every number as typed (number_flags.h): "" or "-0" is an error, never the default.
   TypedNumber count, batch, top, vram, bandwidth, memory_fraction, headroom, ram, ram_bandwidth, min_tok_s, concurrency, nodes;
   TypedNumber vram_free;  // --vram-free: GiB free per GPU before the model loads
-  std::vector<std::string> engines, flags;
+  std::vector<std::string> engines, backends, flags;
   bool portable = false, prefix_caching = false, all = false;
 };
 
@@ -72,6 +72,24 @@ void parse_headroom(const std::string& text, Query& q) {
   else q.headroom_gb = v;
 }
 
+
+// A --backend value: one of the backends the engines are built for (engine `backends`) or
+// the platforms the targets run (cuda, rocm …); a usage error with the nearest name otherwise.
+std::string resolve_backend(const Graph& g, const std::string& value) {
+  std::vector<std::string> known;
+  auto add = [&](const std::string& id) {
+    if (!id.empty() && std::find(known.begin(), known.end(), id) == known.end()) known.push_back(id);
+  };
+  for (const Record* e : g.of_kind(Kind::Engine))
+    for (const auto& b : e->data.value("backends", nlohmann::json::array())) add(b.value("id", std::string()));
+  for (const Record* t : g.of_kind(Kind::Target)) add(t->str("platform"));
+  std::string v = to_lower(value);
+  if (std::find(known.begin(), known.end(), v) != known.end()) return v;
+  auto near = nearest(v, known, 1);
+  std::sort(known.begin(), known.end());
+  throw UsageError(fmt::format("--backend: unknown backend {}{}; the backends are {}", quote_value(value),
+                               near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near.front()), fmt::join(known, ", ")));
+}
 
 // --top: the rows shown; checked before any work is done.
 std::size_t rows_shown(const RecommendArgs& a) {
@@ -131,6 +149,7 @@ Query query_of(const Graph& g, const RecommendArgs& a, const HubSettings& hub) {
     throw UsageError(fmt::format("{} GPUs ({}): qsel sizes at most 1024", q.count, gpu.count > 0 && !a.count.given ? "as --gpu auto found them" : "--count x devices per package"));
   q.model = resolve_model(g, {a.model_size, a.model, a.model_config}, hub);
   for (const auto& e : a.engines) q.engines.push_back(resolve_engine(g, e).id);
+  for (const auto& b : a.backends) q.backends.push_back(resolve_backend(g, b));
   q.context = context_for(*q.model, parse_context(a.context), a.context_given);
   q.batch = batch;
   q.kv_cache = a.kv_cache;
@@ -183,6 +202,10 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
                  "ORG/NAME-GGUF:Q4_K_M) or URL, or a checkpoint folder or .gguf file");
   sub.add_option("--model-config", a.model_config, "A Hugging Face config.json");
   sub.add_option("--engine", a.engines, "Restrict to an engine (repeatable: vllm, sglang, trtllm, llama-cpp …)")->delimiter(',');
+  sub.add_option("--backend", a.backends,
+                 "Restrict to a backend (repeatable: cuda, rocm, vulkan, metal, sycl, cpu): llama.cpp is built for one or several; "
+                 "other engines run on the GPU's platform")
+      ->delimiter(',');
   sub.add_option("--context", a.context, "Context length in tokens (8192, 128k, 1m); default 8192, or the model's maximum if shorter")
       ->each([&a](const std::string&) { a.context_given = true; });
   add_number(sub, "--batch", a.batch, "Concurrent sequences; default 1 (decode is memory-bound at 1)", "INT");

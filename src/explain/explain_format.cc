@@ -82,7 +82,7 @@ ojson engine_lines(const Deliberation& d, const Record& f) {
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())
       out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},
-                     {"rule", e.rule}});
+                     {"rule", e.rule}, {"contested", !e.conflicts.empty()}});
   return out;
 }
 
@@ -204,6 +204,9 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   for (const auto& c : d.candidates)
     if (c.format == &f)
       for (const auto& x : c.conflicts) rule_util::add_unique(conflicts, x);
+  for (const auto& e : d.excluded)  // an exclusion a lower source disputes: both sides
+    if (e.format == f.id)
+      for (const auto& x : e.conflicts) rule_util::add_unique(conflicts, x);
   j["conflicts"] = conflicts;
   j["kernel_constraints"] = kernel_constraints(g, f, t);
   j["also_missing"] = also_missing(g, t, engines);

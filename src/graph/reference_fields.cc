@@ -63,6 +63,8 @@ std::vector<ReferenceField> build() {
   add(selector_fields(K::Engine, "/runs_on", "runs-on"));
   add(selector_fields(K::Engine, "/kernel_selection/*/when", "selection-target"));
   add(selector_fields(K::Engine, "/maturity/*/when", "maturity-target"));
+  add(selector_fields(K::Engine, "/supported_platforms/*/when", "platform-target"));
+  add(selector_fields(K::Kernel, "/backends/*/serves", "backend-serves"));
   add(selector_fields(K::Matrix, "/rows/*/match", "row-target"));
   add(selector_fields(K::Matrix, "/uncovered/*/match", "uncovered-target"));
   add(selector_fields(K::Gotcha, "/applies/targets", "applies-to-target"));

@@ -98,7 +98,7 @@ ojson accelerator_json(const Query& q) {
 ojson candidate_json(const Candidate& c, std::size_t rank) {
   ojson j = {{"rank", rank}, {"format", c.format->id}, {"format_name", c.format->name}, {"regime", c.format->str("regime")},
              {"engine", c.engine ? ojson(c.engine->id) : ojson()}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()},
-             {"path", c.path}, {"maturity", c.maturity}, {"shipped", c.shipped},
+             {"backend", c.backend}, {"path", c.path}, {"maturity", c.maturity}, {"shipped", c.shipped},
              {"release", c.release.empty() ? ojson() : ojson(c.release)}};
   if (!c.maturity_reason.empty()) j["maturity_reason"] = c.maturity_reason;
   if (c.memory) memory_json(*c.memory, j);
@@ -133,6 +133,13 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
   j["conflicts"] = c.conflicts;
   j["contested"] = c.contested();
   j["checks"] = c.checks;
+  if (const BackendBuild& b = c.backend_build; !b.build.empty()) {
+    ojson bj = {{"name", b.name}, {"build", b.build}};
+    if (!b.device.empty()) bj["device"] = b.device;
+    if (!b.note.empty()) bj["note"] = b.note;
+    if (b.off_platform) j["engine_label"] = fmt::format("{}:{}", c.engine->id, c.backend);
+    j["backend_build"] = bj;
+  }
   return j;
 }
 
@@ -156,9 +163,12 @@ ojson recommend_json(const Deliberation& d) {
     j["candidates"].push_back(std::move(c));
   }
   j["excluded"] = ojson::array();
-  for (const auto& e : d.excluded)
-    j["excluded"].push_back({{"format", e.format.empty() ? ojson() : ojson(e.format)}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
-                             {"reason", e.reason}, {"evidence", e.evidence}});
+  for (const auto& e : d.excluded) {
+    ojson x = {{"format", e.format.empty() ? ojson() : ojson(e.format)}, {"engine", e.engine.empty() ? ojson() : ojson(e.engine)}, {"rule", e.rule},
+               {"reason", e.reason}, {"evidence", e.evidence}};
+    if (!e.conflicts.empty()) x["conflicts"] = e.conflicts;
+    j["excluded"].push_back(x);
+  }
   j["unknowns"] = d.unknowns;
   j["what_would_change"] = d.changes;
   j["tradeoffs"] = d.tradeoffs;

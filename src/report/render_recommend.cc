@@ -94,11 +94,16 @@ std::string ranks_text(const std::vector<std::size_t>& ranks) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// A candidate's engine as a cell: with its backend where that is not the part's own platform (llama-cpp:vulkan).
+std::string engine_cell(const ojson& c) { return c.contains("engine_label") ? cell_text(c["engine_label"]) : cell_text(c["engine"]); }
+
 // At most three names in a cell, each once; the rest are counted (JSON lists them all).
 std::string names_of(const ojson& cands, const Group& g, const char* key) {
   std::vector<std::string> names;
   for (auto i : g.members)
-    if (std::string n = cell_text(cands[i][key]); std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    if (std::string n = std::string(key) == "engine" ? engine_cell(cands[i]) : cell_text(cands[i][key]);
+        std::find(names.begin(), names.end(), n) == names.end())
+      names.push_back(n);
   if (names.size() <= 3) return fmt::format("{}", fmt::join(names, "/"));
   return fmt::format("{} +{}", fmt::join(names.begin(), names.begin() + 3, "/"), names.size() - 3);
 }
@@ -296,6 +301,16 @@ std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_
   return out;
 }
 
+// How to build #1's backend, for an engine compiled per backend: the build, the device name.
+std::vector<std::string> backend_build_lines(const ojson& b) {
+  std::vector<std::string> out;
+  out.push_back(fmt::format("{}: `{}`", b["name"].get<std::string>(), b["build"].get<std::string>()));
+  if (b.contains("device"))
+    out.push_back(fmt::format("a build with several backends selects this one as device {}", b["device"].get<std::string>()));
+  if (b.contains("note")) out.push_back(b["note"].get<std::string>());
+  return out;
+}
+
 // Whether a shown row's quality is an estimate ("≈", footnoted under the table).
 bool estimate_shown(const ojson& cands, const std::vector<Group>& groups, std::size_t top) {
   for (std::size_t g = 0; g < groups.size() && g < top; ++g)
@@ -411,6 +426,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
                           : "tok/s: ~N forecast from measurements, ≤N the bandwidth ceiling alone (docs/performance-model.md); "
                             "-v gives the ranking's order and every exclusion's reason");
   out += section("Notes", notes, st);
+  if (!cands.empty() && cands[0].contains("backend_build")) out += section("Build #1", backend_build_lines(cands[0]["backend_build"]), st);
   if (!cands.empty() && !cands[0]["checks"].empty()) {
     out += "\n" + st.bold("After deploying, verify (Rule 2):") + "\n";
     for (const auto& c : cands[0]["checks"]) out += wrap(c.get<std::string>(), st.width, "  - ", "    ");
@@ -458,6 +474,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   list("Excluded", exclusions(r, verbose));
   list("Unknowns", unknowns(r, cands, shown));
   list("Notes", strings(r["notes"]));
+  if (!cands.empty() && cands[0].contains("backend_build")) list("Build #1", backend_build_lines(cands[0]["backend_build"]));
   if (!cands.empty()) list("After deploying, verify (Rule 2)", strings(cands[0]["checks"]));
   return out;
 }

@@ -43,13 +43,31 @@ bool offer_baseline(const Deliberation& d, const Record& f) {
   return !rule_util::target_has_dtype(*d.query.target, "bf16");
 }
 
+// An engine whose own platform list leaves this part out serves it only where a
+// maturity entry names it (a community or source build, with its source): else it is
+// excluded, and the exclusion cites the list.
+bool platform_listed(Deliberation& d, const Record& e) {
+  const Query& q = d.query;
+  auto listing = rule_util::platform_listing(e, *q.target, q.accelerator);
+  if (listing.listed) return true;
+  for (const auto& m : e.data.value("maturity", nlohmann::json::array()))
+    if (!m.contains("formats") && rule_util::maturity_rank(m.value("level", std::string("mainline"))) > 0 &&
+        rule_util::maturity_entry_holds(m, *q.target, q.accelerator))
+      return true;
+  d.excluded.push_back({"", e.id, "platform",
+                        fmt::format("{}'s supported platforms leave out {}, and no community build is recorded for it [{}]", e.id,
+                                    listing.detail, listing.source),
+                        {e.id}});
+  return false;
+}
+
 }  // namespace
 
 void enumerate_candidates(Deliberation& d) {
   const Query& q = d.query;
   std::vector<const Record*> engines;
   for (const Record* e : d.graph.of_kind(Kind::Engine))
-    if (wanted(q.engines, e->id) && rule_util::engine_runs_on(*e, *q.target)) engines.push_back(e);
+    if (wanted(q.engines, e->id) && rule_util::engine_runs_on(*e, *q.target) && platform_listed(d, *e)) engines.push_back(e);
   if (engines.empty()) {
     d.unknowns.push_back(fmt::format("no engine record runs on {} ({}{}): the records cannot say how to serve a model there",
                                      q.target->id, q.target->str("platform"), q.engines.empty() ? "" : ", among the engines asked for"));

@@ -19,9 +19,12 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
-// Bytes per cached value: 8-bit floats and integers, GGML's Q8_0 blocks (34 bytes per 32), else 16-bit.
-// Takes the dtype ("q8_0", "fp8") or the KV format record Rule 6 chose ("...-q8-0", "fp8-...").
-double kv_bytes(const std::string& kv_cache) {
+// Bytes per cached value: a KV-cache format record's kv_bits (Rule 6's choice: 8.5 for GGML's
+// Q8_0 and ExLlama's Q8 blocks), 8-bit floats and integers, GGML's Q8_0 blocks (34 bytes per
+// 32), else 16-bit. Takes the dtype ("q8_0", "fp8") or the KV format record's id.
+double kv_bytes(const Graph& g, const std::string& kv_cache) {
+  if (const Record* f = g.find(kv_cache); f && f->str("regime") == "kv-cache" && number_or(f->data, "kv_bits") > 0)
+    return number_or(f->data, "kv_bits") / 8;
   if (kv_cache.find("q8_0") != std::string::npos || kv_cache.find("q8-0") != std::string::npos) return 34.0 / 32;
   if (kv_cache.find("fp8") != std::string::npos || kv_cache.find("int8") != std::string::npos) return 1.0;
   return 2.0;
@@ -42,7 +45,7 @@ std::string compute_precision(const Candidate& c) {
 // The ceiling times what the engine reaches of it on this backend (docs/performance-model.md).
 void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded) {
   if (!c.engine) return;
-  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend_of(*d.query.target), offloaded);
+  m.efficiency = calibration_of(d).for_engine(c.engine->id, c.backend.empty() ? backend_of(*d.query.target) : c.backend, offloaded);
   double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
   m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
 }
@@ -235,7 +238,7 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is
   // the pool's to hold (serving_capacity). Other engines allocate the cache of every slot.
   m.running = paged(c) ? 1 : d.query.batch;
-  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(kv_dtype)) * replicas;
+  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype)) * replicas;
   if (replicas > 1)
     m.notes.push_back(fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp, model.kv_heads, replicas));
   m.total_gb = m.weights_gb + m.kv_gb;

@@ -113,6 +113,7 @@ Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
   }
   rank_candidates(d);
   launch_commands(d);
+  backend_builds(d);
   for (std::size_t i = 0; i < d.candidates.size(); ++i) {
     const Candidate& c = d.candidates[i];
     spdlog::debug("rank {}: {} on {} ({}, tier {}){}", i + 1, c.format ? c.format->id : "?", c.engine ? c.engine->id : "any engine",

@@ -51,6 +51,7 @@ std::optional<Warning> match_gotcha(const Graph& g, const Record& gotcha, const 
   if (gotcha.str("audience") == "curator") return {};  // a note for curators never reaches a deployer's answer
   const json& a = gotcha.data.value("applies", json::object());
   if (!listed(a, "formats", s.format) || !listed(a, "engines", s.engine) || !listed(a, "kernels", s.kernel)) return {};
+  if (a.contains("backends") && !contains(a["backends"].get<std::vector<std::string>>(), s.backend)) return {};
   if (a.contains("regimes") && (!s.format || !contains(a["regimes"].get<std::vector<std::string>>(), s.format->str("regime"))))
     return {};
   if (a.contains("targets") && (!s.target || !selector_matches(a["targets"], *s.target))) return {};
@@ -60,7 +61,7 @@ std::optional<Warning> match_gotcha(const Graph& g, const Record& gotcha, const 
   if (!attention_holds(a, q, condition)) return {};
   if (a.contains("flags") && !rule_util::flags_hold(a["flags"], q, &flag_condition)) return {};
   if (!flag_condition.empty()) condition = condition.empty() ? flag_condition : condition + ", " + flag_condition;
-  return Warning{gotcha.id, gotcha.str("severity"), gotcha.name, gotcha.data.value("silent", false), condition};
+  return Warning{gotcha.id, gotcha.str("severity"), gotcha.name, gotcha.data.value("silent", false), condition, gotcha.str("effect")};
 }
 
 std::vector<Warning> matching_gotchas(const Graph& g, const GotchaScope& s, const Query& q) {

@@ -56,8 +56,21 @@ void add_checks(const Deliberation& d, const Candidate& c, std::vector<std::stri
   }
 }
 
+// The engine's `backends` entry for a backend id, or null.
+const json* backend_record(const Record& engine, const std::string& id) {
+  if (!engine.data.contains("backends")) return nullptr;
+  for (const auto& b : engine.data.at("backends"))
+    if (b.value("id", std::string()) == id) return &b;
+  return nullptr;
+}
+
+// A source as a citation: its title, then the commit (or version) and the date it was read at.
 std::string cite(const json& source) {
   std::string version = source.value("version", std::string());
+  std::string commit = source.value("commit", std::string());
+  if (version.empty() && !commit.empty()) version = "commit " + commit.substr(0, 12);
+  std::string date = source.value("date", std::string());
+  if (!date.empty()) version += (version.empty() ? "" : ", ") + std::string(source.value("dated", std::string()) == "read" ? "read " : "") + date;
   return source.value("title", std::string()) + (version.empty() ? "" : " @ " + version);
 }
 
@@ -118,29 +131,170 @@ bool unnamed_kernel(Deliberation& d, Candidate& c) {
   return true;
 }
 
-bool resolve_kernel(Deliberation& d, Candidate& c) {
-  if (is_baseline(*c.format)) return resolve_baseline(d, c);
-  rule_util::KernelPick pick = rule_util::pick_kernel(d.graph, *c.engine, *c.format, d.query);
-  c.kernel = pick.kernel;
-  c.rules.push_back("rule-2");
-  if (!c.kernel && c.cells.empty()) {
-    d.excluded.push_back({c.format->id, c.engine->id, "rule-2",
-                          fmt::format("{}'s kernel selection has no entry that runs {} on {}", c.engine->id, c.format->id,
-                                      d.query.target->id), {c.engine->id}});
-    return false;
+// The backends an engine reaches this target through: those of the kernels its
+// kernel_selection runs here (llama.cpp: HIP and Vulkan on an AMD GPU), else the
+// target's platform alone.
+std::vector<std::string> engine_backends_here(const Deliberation& d, const Record& engine) {
+  std::vector<std::string> out;
+  const Record& t = *d.query.target;
+  if (engine.data.contains("backends"))
+    for (const auto& entry : engine.data.value("kernel_selection", json::array())) {
+      if (entry.contains("when") && !selector_matches(entry["when"], t)) continue;
+      const Record* k = d.graph.find(entry.value("kernel", std::string()));
+      if (!k || !k->data.contains("backends") || !selector_matches(k->data.value("runs_on", json::object()), t)) continue;
+      rule_util::add_unique(out, rule_util::kernel_backend(k, t));
+    }
+  if (out.empty()) out.push_back(t.str("platform"));
+  return out;
+}
+
+// The engine selects a kernel that raises on this target (a kernel exclusion marked
+// fails): no deployment, and no fall-through. A lower source that says otherwise is kept.
+void refuse_failing(Deliberation& d, const Candidate& c, const rule_util::KernelPick& pick) {
+  const json& ex = *pick.failure;
+  Exclusion e{c.format->id, c.engine->id, "rule-2",
+              fmt::format("{} selects {} for {} on {}, and it fails there: {}{}", c.engine->id, pick.failing->id, c.format->id,
+                          d.query.target->id, ex.value("reason", std::string()),
+                          ex.contains("source") ? " [" + cite(ex["source"]) + "]" : ""),
+              {c.engine->id, pick.failing->id}, {}};
+  if (ex.contains("disputed"))
+    e.conflicts.push_back(fmt::format("{} says: {} [{}] — the engine code above outranks it", pick.failing->id,
+                                      ex["disputed"].value("says", std::string()), cite(ex["disputed"]["source"])));
+  d.excluded.push_back(std::move(e));
+}
+
+// Resolves the candidate's kernels: one candidate per backend the engine builds for
+// (llama.cpp CUDA, HIP, Vulkan …), or the one kernel an engine without backends picks.
+// Appends what stands to `out`; says why when nothing does.
+void resolve_kernels(Deliberation& d, Candidate c, std::vector<Candidate>& out) {
+  const Record& t = *d.query.target;
+  if (is_baseline(*c.format)) {
+    if (!resolve_baseline(d, c)) return;
+    for (const auto& b : engine_backends_here(d, *c.engine)) {  // an engine built per backend serves it through each
+      Candidate k = c;
+      k.backend = b;
+      out.push_back(std::move(k));
+    }
+    return;
   }
-  if (!c.kernel) return unnamed_kernel(d, c);
-  c.path = path_for(*c.format, *c.kernel, *d.query.target);
-  c.evidence.push_back(c.engine->id);
-  c.evidence.push_back(c.kernel->id);
-  c.why.push_back(fmt::format("Rule 2 — on {} {} picks {} ({} path)", d.query.target->id, c.engine->id, c.kernel->id, c.path));
-  if (pick.entry->value("fallback", false)) {
-    c.fallback_kernel = true;
-    c.why.push_back(fmt::format("Rule 2 — {} is {}'s fallback for {} here: its specialised kernels do not apply on {}", c.kernel->id,
-                                c.engine->id, c.format->id, d.query.target->id));
+  auto picks = rule_util::pick_kernels(d.graph, *c.engine, *c.format, d.query);
+  if (!picks.empty() && picks.front().failing) {
+    refuse_failing(d, c, picks.front());
+    return;
   }
-  if (pick.entry->contains("disputed")) dispute(c, *pick.entry);
-  return true;
+  if (picks.empty()) {
+    c.rules.push_back("rule-2");
+    if (c.cells.empty()) {
+      d.excluded.push_back({c.format->id, c.engine->id, "rule-2",
+                            fmt::format("{}'s kernel selection has no entry that runs {} on {}", c.engine->id, c.format->id, t.id),
+                            {c.engine->id}});
+      return;
+    }
+    c.backend = t.str("platform");
+    if (unnamed_kernel(d, c)) out.push_back(std::move(c));
+    return;
+  }
+  for (const auto& pick : picks) {
+    Candidate k = c;
+    k.kernel = pick.kernel;
+    k.backend = pick.backend;
+    k.rules.push_back("rule-2");
+    k.path = path_for(*k.format, *k.kernel, t);
+    k.evidence.push_back(k.engine->id);
+    k.evidence.push_back(k.kernel->id);
+    if (const json* b = backend_record(*k.engine, k.backend))
+      k.why.push_back(fmt::format("Rule 2 — on {} {}'s {} backend picks {} ({} path)", t.id, k.engine->id, b->value("name", k.backend),
+                                  k.kernel->id, k.path));
+    else
+      k.why.push_back(fmt::format("Rule 2 — on {} {} picks {} ({} path)", t.id, k.engine->id, k.kernel->id, k.path));
+    if (pick.entry->value("fallback", false)) {
+      k.fallback_kernel = true;
+      k.why.push_back(fmt::format("Rule 2 — {} is {}'s fallback for {} here: its specialised kernels do not apply on {}", k.kernel->id,
+                                  k.engine->id, k.format->id, t.id));
+    }
+    if (pick.entry->contains("disputed")) dispute(k, *pick.entry);
+    out.push_back(std::move(k));
+  }
+}
+
+// --backend: a candidate through another backend is left out, and the answer says so.
+bool backend_allowed(Deliberation& d, const Candidate& c) {
+  const auto& allowed = d.query.backends;
+  if (allowed.empty() || rule_util::contains(allowed, c.backend)) return true;
+  d.excluded.push_back({c.format->id, c.engine->id, "rule-2",
+                        fmt::format("--backend {}: {} serves {} on {} through its {} backend", fmt::join(allowed, ","), c.engine->id,
+                                    c.format->id, d.query.target->id, c.backend.empty() ? "unnamed" : c.backend),
+                        {c.engine->id}});
+  return false;
+}
+
+// A recorded correctness trap (a gotcha whose effect is wrong output, with no flag
+// condition) on one backend of an engine, while another backend of the same engine
+// serves the same format here without one: that path is no deployment, and is left out.
+void drop_wrong_output_paths(Deliberation& d) {
+  auto wrong = [](const Candidate& c) -> const Warning* {
+    for (const auto& w : c.warnings)
+      if (w.effect == "wrong-output" && w.condition.empty()) return &w;
+    return nullptr;
+  };
+  struct Dropped {
+    const Record* engine;
+    std::string backend, other, trap;
+    std::vector<std::string> formats;
+  };
+  std::vector<Dropped> dropped;  // one exclusion per engine and backend, naming its formats
+  std::vector<Candidate> kept;
+  for (auto& c : d.candidates) {
+    const Warning* w = c.engine ? wrong(c) : nullptr;
+    const Candidate* other = nullptr;
+    if (w)
+      for (const auto& o : d.candidates)
+        if (&o != &c && o.engine == c.engine && o.format == c.format && o.backend != c.backend && !wrong(o)) other = &o;
+    if (!other) {
+      kept.push_back(std::move(c));
+      continue;
+    }
+    auto it = std::find_if(dropped.begin(), dropped.end(), [&](const Dropped& x) { return x.engine == c.engine && x.backend == c.backend; });
+    if (it == dropped.end()) it = dropped.insert(dropped.end(), {c.engine, c.backend, other->backend, w->id, {}});
+    it->formats.push_back(c.format->id);
+  }
+  d.candidates = std::move(kept);
+  for (const auto& x : dropped)
+    d.excluded.push_back({"", x.engine->id, "rule-2",
+                          fmt::format("its {} backend on {} carries a wrong-output trap [{}] while its {} backend serves the same "
+                                      "formats here without one, so the {} path is not offered ({} format{}: {}); --backend {} asks "
+                                      "for it anyway",
+                                      x.backend, d.query.target->id, x.trap, x.other, x.backend, x.formats.size(),
+                                      x.formats.size() == 1 ? "" : "s", fmt::join(x.formats, ", "), x.backend),
+                          {x.trap}});
+}
+
+// Without --backend, an engine built per backend is offered through one backend per format:
+// the first its kernel_selection takes here (the vendor's own: CUDA, HIP, Metal) that a
+// wrong-output trap did not leave out. The others are named once, in a note: --backend
+// asks for them. With --backend, every backend it names stays, to be compared.
+void one_backend_each(Deliberation& d) {
+  if (!d.query.backends.empty()) return;
+  std::vector<Candidate> kept;
+  std::vector<std::pair<const Record*, std::vector<std::string>>> others;  // engine, the backends left out
+  for (auto& c : d.candidates) {
+    bool second = c.engine && std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) {
+                    return k.engine == c.engine && k.format == c.format && k.backend != c.backend;
+                  });
+    if (!second) {
+      kept.push_back(std::move(c));
+      continue;
+    }
+    auto it = std::find_if(others.begin(), others.end(), [&](const auto& o) { return o.first == c.engine; });
+    if (it == others.end()) it = others.insert(others.end(), {c.engine, {}});
+    rule_util::add_unique(it->second, c.backend);
+  }
+  d.candidates = std::move(kept);
+  for (const auto& [engine, backends] : others)
+    d.notes.push_back(fmt::format("{} is offered through one backend per format, the first its kernel selection takes on {}; "
+                                  "its {} build{} also serve{} these formats here: --backend {} to compare",
+                                  engine->id, d.query.target->id, fmt::join(backends, ", "), backends.size() == 1 ? "" : "s",
+                                  backends.size() == 1 ? "s" : "", fmt::join(backends, ",")));
 }
 
 // Experimental, plugin and deprecated serving paths say so (engine `maturity`).
@@ -164,20 +318,30 @@ void warn_emulated(Candidate& c) {
 }  // namespace
 
 void apply_rule2(Deliberation& d) {
-  std::vector<Candidate> kept;
+  std::vector<Candidate> resolved;
   for (auto& c : d.candidates) {
-    if (c.engine && !resolve_kernel(d, c)) continue;
+    if (!c.engine) {
+      resolved.push_back(std::move(c));
+      continue;
+    }
+    resolve_kernels(d, std::move(c), resolved);
+  }
+  std::vector<Candidate> kept;
+  for (auto& c : resolved) {
     if (c.engine) {
+      if (!backend_allowed(d, c)) continue;
       attach_maturity(d, c);
       add_conflicts(d, c);
       warn_emulated(c);
-      GotchaScope scope{c.format, d.query.target, c.engine, c.kernel, d.query.accelerator};
+      GotchaScope scope{c.format, d.query.target, c.engine, c.kernel, d.query.accelerator, c.backend};
       for (auto& w : matching_gotchas(d.graph, scope, d.query)) c.warnings.push_back(w);
       if (!is_baseline(*c.format)) add_checks(d, c, c.checks);
     }
     kept.push_back(std::move(c));
   }
   d.candidates = std::move(kept);
+  drop_wrong_output_paths(d);
+  one_backend_each(d);
 }
 
 }  // namespace qsel

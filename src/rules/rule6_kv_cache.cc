@@ -21,8 +21,16 @@ bool kv8(const Record& f) {
   return f.str("regime") == "kv-cache" && bits >= 8 && bits < 9;
 }
 
-// The cache dtype the sizing uses for a KV format: GGML's block type where it names one.
-std::string cache_dtype(const Record& f) { return f.str("ggml_type").empty() ? "fp8" : to_lower(f.str("ggml_type")); }
+// The cache dtype the sizing uses for a KV format: the record itself (its kv_bits), else
+// GGML's block type where it names one.
+std::string cache_dtype(const Record& f) {
+  if (f.data.contains("kv_bits")) return f.id;
+  return f.str("ggml_type").empty() ? "fp8" : to_lower(f.str("ggml_type"));
+}
+
+// A format whose bitrate the user picks (bpw.target: EXL2, EXL3) is sized at the largest
+// bitrate that fits beside the cache, so a 16-bit cache always "fits" — at fewer bits.
+bool bitrate_chosen(const Record& f) { return f.data.value("bpw", json::object()).contains("target"); }
 
 // The engine's 8-bit KV formats its command line can select (engine launch kv_cache), preferring the dtype the user named.
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
@@ -74,11 +82,12 @@ Warning kv_warning(const Graph& g, const Record& f) {
 void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
   bool offloaded = c.memory && c.memory->placement;
   bool tight = c.memory && c.memory->fit == "tight";
+  bool chosen = c.memory && c.memory->fits && !offloaded && !tight && bitrate_chosen(*c.format);
   // Under --objective speed every candidate whose engine serves an 8-bit cache gets it: it halves
   // the KV bytes each decode step reads, and candidates compare at the same cache.
   bool speed = d.query.objective == "speed" && c.memory && c.memory->fits && !offloaded && c.engine &&
                c.engine->str("role") == "serving";  // a local runner's quantized cache buys room, not speed
-  if (!c.memory || (c.memory->fits && !offloaded && !tight && !speed)) return;
+  if (!c.memory || (c.memory->fits && !offloaded && !tight && !chosen && !speed)) return;
   const Record* f = kv_format(d.graph, c, "");
   if (!f) return;
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
@@ -86,6 +95,10 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // and a comfortable fit with it beats a tight one without.
   if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes")) return;
   if (speed && kv8m.placement) return;
+  // A chosen bitrate: the 8-bit cache is worth it when it lets a larger published bitrate fit.
+  bool larger = chosen && kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9;
+  if (chosen && !speed && !larger) return;
+  double lower_bpw = c.memory->bpw;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
     c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
@@ -94,7 +107,9 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   }
   kv8m.kv_dtype = f->id;
   c.memory = kv8m;
-  c.why.push_back(speed && !tight ? fmt::format("Rule 6 — objective speed: {} ({}) halves the KV cache every decode step reads; "
+  c.why.push_back(larger ? fmt::format("Rule 6 — with the 16-bit KV cache the largest bitrate that fits is {:.2f} bpw; with {} ({}) "
+                                       "it is {:.2f} bpw", lower_bpw, f->id, f->str("name"), kv8m.bpw)
+                  : speed && !tight ? fmt::format("Rule 6 — objective speed: {} ({}) halves the KV cache every decode step reads; "
                                                 "each candidate its engine serves it for is compared with it", f->id, f->str("name"))
                   : offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
                                           "with {} ({}) it all stays on the GPU", f->id, f->str("name"))

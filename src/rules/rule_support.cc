@@ -47,6 +47,42 @@ int maturity_rank(const std::string& level) {
   return static_cast<int>(std::find(order.begin(), order.end(), level) - order.begin());
 }
 
+namespace {
+
+// A field of the part's recorded host (accelerator `host`), or "".
+std::string host_field(const Record* accelerator, const char* key) {
+  if (!accelerator) return "";
+  const json& h = accelerator->data.value("host", json::object());
+  return h.contains(key) && h[key].is_string() ? h[key].get<std::string>() : std::string();
+}
+
+// An entry's host conditions (cpu_arch, os) against the part's recorded host. A part that
+// records no host (a discrete card in the user's machine) meets them when `unknown_holds`.
+bool host_holds(const json& entry, const Record* accelerator, bool unknown_holds) {
+  for (const char* key : {"cpu_arch", "os"}) {
+    if (!entry.contains(key)) continue;
+    std::string have = host_field(accelerator, key);
+    if (have.empty()) {
+      if (!unknown_holds) return false;
+      continue;
+    }
+    const auto& l = entry[key];
+    if (std::find(l.begin(), l.end(), json(have)) == l.end()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool maturity_entry_holds(const json& m, const Record& target, const Record* accelerator) {
+  if (m.contains("when") && !selector_matches(m["when"], target)) return false;
+  if (m.contains("markets")) {
+    const auto& ms = m["markets"];
+    if (!accelerator || std::find(ms.begin(), ms.end(), json(accelerator->str("market"))) == ms.end()) return false;
+  }
+  return host_holds(m, accelerator, false);
+}
+
 Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator) {
   auto rank = maturity_rank;
   Maturity out;
@@ -55,16 +91,48 @@ Maturity maturity_of(const Record& engine, const Record& format, const Record& t
       const auto& fs = m["formats"];
       if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
     }
-    if (m.contains("when") && !selector_matches(m["when"], target)) continue;
-    if (m.contains("markets")) {
-      const auto& ms = m["markets"];
-      if (!accelerator || std::find(ms.begin(), ms.end(), json(accelerator->str("market"))) == ms.end()) continue;
-    }
+    if (!maturity_entry_holds(m, target, accelerator)) continue;
     std::string level = m["level"].get<std::string>(), reason = m["reason"].get<std::string>();
     if (rank(level) > rank(out.level)) out.level = level;
     if (rank(level) > 0) out.reason = out.reason.empty() ? reason : out.reason + "; " + reason;
   }
   return out;
+}
+
+PlatformListing platform_listing(const Record& engine, const Record& target, const Record* accelerator) {
+  PlatformListing out;
+  const json& list = engine.data.value("supported_platforms", json::array());
+  if (list.empty()) return out;
+  std::string platform_source;  // the list for this part's platform (ROCm's for an AMD GPU), else the first
+  for (const auto& p : list) {
+    std::string title = p.value("source", json::object()).value("title", std::string());
+    if (out.source.empty()) out.source = title;
+    const json& platforms = p.value("when", json::object()).value("platforms", json::array());
+    if (platform_source.empty() && std::find(platforms.begin(), platforms.end(), json(target.str("platform"))) != platforms.end())
+      platform_source = title;
+    if (p.contains("when") && !selector_matches(p["when"], target)) continue;
+    if (p.contains("markets")) {
+      const auto& ms = p["markets"];
+      if (!accelerator || std::find(ms.begin(), ms.end(), json(accelerator->str("market"))) == ms.end()) continue;
+    }
+    if (!host_holds(p, accelerator, true)) continue;
+    return out;
+  }
+  out.listed = false;
+  if (!platform_source.empty()) out.source = platform_source;
+  std::string host;
+  if (!host_field(accelerator, "cpu_arch").empty())
+    host = fmt::format(", {} {}", host_field(accelerator, "cpu_arch"), host_field(accelerator, "os"));
+  out.detail = fmt::format("{} ({}{}{})", accelerator ? accelerator->id : target.id, target.id,
+                           accelerator && !accelerator->str("market").empty() ? ", " + accelerator->str("market") : "", host);
+  return out;
+}
+
+std::string kernel_backend(const Record* kernel, const Record& target) {
+  if (kernel)
+    for (const auto& b : kernel->data.value("backends", json::array()))
+      if (selector_matches(b.value("serves", json::object()), target)) return b.value("id", std::string());
+  return target.str("platform");
 }
 
 bool engine_runs_on(const Record& engine, const Record& target) {
@@ -114,8 +182,29 @@ bool entry_names(const json& entry, const Record& format) {
 
 }  // namespace
 
-KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& format, const Query& q) {
-  if (!engine.data.contains("kernel_selection")) return {};
+namespace {
+
+// The exclusion of `kernel` for this format on this target that makes the engine fail
+// rather than fall through (excludes[].fails), or null.
+const json* failing_exclusion(const Record& kernel, const std::string& format, const std::string& target) {
+  if (!kernel.data.contains("excludes")) return nullptr;
+  for (const auto& ex : kernel.data.at("excludes")) {  // by reference: the pointer stays valid
+    if (!ex.value("fails", false)) continue;
+    auto names = [&](const char* key, const std::string& id) {
+      if (!ex.contains(key)) return true;
+      const auto& l = ex[key];
+      return std::find(l.begin(), l.end(), json(id)) != l.end();
+    };
+    if (names("formats", format) && names("targets", target)) return &ex;
+  }
+  return nullptr;
+}
+
+// Every entry that holds for the format on the target, in order, each as a pick; an entry
+// whose kernel fails here ends the list (the engine selects it and stops).
+std::vector<KernelPick> holding_entries(const Graph& g, const Record& engine, const Record& format, const Query& q) {
+  std::vector<KernelPick> out;
+  if (!engine.data.contains("kernel_selection")) return out;
   for (const auto& entry : engine.data.at("kernel_selection")) {  // by reference: the pick points into the record
     if (!entry_names(entry, format)) continue;
     if (entry.contains("when") && !selector_matches(entry["when"], *q.target)) continue;
@@ -123,10 +212,41 @@ KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& forma
     if (entry.contains("flags") && (!flags_hold(entry["flags"], q, &unknown) || !unknown.empty())) continue;
     const Record* k = g.find(entry["kernel"].get<std::string>());
     if (!k || !selector_matches(k->data.value("runs_on", json::object()), *q.target)) continue;
+    if (const json* fail = failing_exclusion(*k, format.id, q.target->id)) {
+      KernelPick p;
+      p.entry = &entry;
+      p.failing = k;
+      p.failure = fail;
+      out.push_back(p);
+      return out;
+    }
     if (!kernel_exclusions(*k, format.id, q.target->id).empty()) continue;
-    return {k, &entry};
+    out.push_back({k, &entry, kernel_backend(k, *q.target), nullptr, nullptr});
   }
-  return {};
+  return out;
+}
+
+}  // namespace
+
+KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& format, const Query& q) {
+  auto all = holding_entries(g, engine, format, q);
+  return all.empty() ? KernelPick{} : all.front();
+}
+
+std::vector<KernelPick> pick_kernels(const Graph& g, const Record& engine, const Record& format, const Query& q) {
+  std::vector<KernelPick> out;
+  for (auto& p : holding_entries(g, engine, format, q)) {
+    if (!p.kernel) {  // the engine selects a failing kernel: no other backend's pick stands for it
+      if (out.empty()) out.push_back(p);
+      break;
+    }
+    if (!p.kernel->data.contains("backends")) {  // no backend dimension: the first pick is the engine's
+      if (out.empty()) out.push_back(p);
+      break;
+    }
+    if (std::none_of(out.begin(), out.end(), [&](const KernelPick& o) { return o.backend == p.backend; })) out.push_back(p);
+  }
+  return out;
 }
 
 bool flags_hold(const json& flags, const Query& q, std::string* condition) {

@@ -445,3 +445,20 @@ TEST_CASE("recommend e2e: --vram-free sizes from the memory free and is refused 
   REQUIRE(b["placement"].is_object());
   CHECK(b["placement"]["gpu_layers"].get<int>() < a["placement"]["gpu_layers"].get<int>());  // 2 GiB less: fewer layers on the GPU
 }
+
+TEST_CASE("recommend e2e: --backend narrows llama.cpp to one build, an unknown backend is a usage error", "[e2e][recommend]") {
+  auto bad = run_cli({"recommend", "--gpu", "strix-halo", "--model", "qwen3-8b", "--backend", "vulcan"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.rfind("qsel: error: --backend: unknown backend \"vulcan\" (did you mean \"vulkan\"?); the backends are ", 0) == 0);
+  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+  auto r = run_cli({"recommend", "--gpu", "strix-halo", "--model", "qwen3-8b", "--engine", "llama-cpp", "--backend", "rocm", "--format", "json"});
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(!j["candidates"].empty());
+  CHECK(j["candidates"][0]["backend"] == "rocm");
+  CHECK(j["candidates"][0]["backend_build"]["name"] == "HIP (ROCm)");
+  auto text = run_cli({"recommend", "--gpu", "strix-halo", "--model", "qwen3-8b", "--engine", "llama-cpp"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("llama-cpp:vulkan") != std::string::npos);
+  CHECK(text.out.find("Build #1   Vulkan: `cmake -B build -DGGML_VULKAN=ON") != std::string::npos);
+}

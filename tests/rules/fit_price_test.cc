@@ -20,7 +20,7 @@ Memory on_gpu(double total, double budget, double margin, double tok_s) {
   return m;
 }
 
-Memory offloaded(const std::string& kind, double tok_s) {
+Memory offload_memory(const std::string& kind, double tok_s) {
   Memory m;
   m.fits = true;
   m.fit = "offload";
@@ -51,16 +51,16 @@ TEST_CASE("fit_price: a tight fit costs in proportion to the margin it takes", "
 }
 
 TEST_CASE("fit_price: an offload plan pays per halving of speed against the GPU-only answer", "[rules][fit_price]") {
-  CHECK(offload_cost(offloaded("layers", 40), 40) == Approx(0.01));
-  CHECK(offload_cost(offloaded("layers", 10), 40) == Approx(0.01 + 0.02 * 2));
-  CHECK(offload_cost(offloaded("experts", 20), 40) == Approx(0.005 + 0.02));
+  CHECK(offload_cost(offload_memory("layers", 40), 40) == Approx(0.01));
+  CHECK(offload_cost(offload_memory("layers", 10), 40) == Approx(0.01 + 0.02 * 2));
+  CHECK(offload_cost(offload_memory("experts", 20), 40) == Approx(0.005 + 0.02));
   // Faster than the reference: no speed term.
-  CHECK(offload_cost(offloaded("layers", 60), 40) == Approx(0.01));
+  CHECK(offload_cost(offload_memory("layers", 60), 40) == Approx(0.01));
 }
 
 TEST_CASE("fit_price: the reference is the fastest non-broken fit on the GPU, at least 10 tok/s", "[rules][fit_price]") {
   std::vector<Candidate> cs = {with(on_gpu(10, 25, 1, 44), 0.03), with(on_gpu(8, 25, 1, 90), 0.6),
-                               with(offloaded("layers", 120), 0.01)};
+                               with(offload_memory("layers", 120), 0.01)};
   CHECK(gpu_reference_tok_s(cs) == Approx(44));  // the broken 90 tok/s and the offload plan do not count
   CHECK(gpu_reference_tok_s({with(on_gpu(8, 25, 1, 90), 0.6)}) == Approx(10));
   CHECK(gpu_reference_tok_s({}) == Approx(10));

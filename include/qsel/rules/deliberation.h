@@ -21,6 +21,7 @@ struct Warning {
   std::string message;
   bool silent = false;
   std::string condition;  // non-empty: applies only if this flag holds ("moe-backend=flashinfer_b12x")
+  std::string effect;     // the gotcha's effect: wrong-output, load-failure, slow, memory, other; "" when unstated
 };
 
 struct MatrixCell {
@@ -28,10 +29,22 @@ struct MatrixCell {
   std::vector<std::string> kernels;  // the kernels the column is about (matrix column `kernel`/`kernels`); empty: the format as a whole
 };
 
+// How to build the backend a candidate runs through (backend_build.cc), for an engine
+// compiled per backend (engine `backends`); empty for any other engine.
+struct BackendBuild {
+  std::string name;    // "Vulkan", "HIP (ROCm)" …
+  std::string build;   // the backend's configure and build command
+  std::string device;  // the device name a build with several backends selects it by (Vulkan0)
+  std::string note;    // the backend record's note
+  bool off_platform = false;  // a backend other than the part's own platform (Vulkan on an AMD GPU): shown beside the engine
+};
+
 struct Candidate {
   const Record* format = nullptr;
   const Record* engine = nullptr;   // null for the unquantized baseline
   const Record* kernel = nullptr;   // null when no record names the kernel
+  std::string backend;              // the backend it runs through (kernel `backends`, else the target's platform); keys calibration
+  BackendBuild backend_build;
   std::string path;                 // native | dequant | emulated
   std::vector<MatrixCell> cells;
   std::vector<std::string> rules;   // "rule-1", …
@@ -57,6 +70,7 @@ struct Candidate {
 struct Exclusion {
   std::string format, engine, rule, reason;
   std::vector<std::string> evidence;
+  std::vector<std::string> conflicts;  // lower sources that say it does run (kept open, shown beside the exclusion)
 };
 
 struct Deliberation {

@@ -12,6 +12,7 @@ struct GotchaScope {
   const Record* engine = nullptr;
   const Record* kernel = nullptr;
   const Record* accelerator = nullptr;
+  std::string backend;  // the candidate's backend (applies.backends); "" matches no backend list
 };
 
 // The warning a gotcha raises in this scope, or nothing when its selectors do not match.

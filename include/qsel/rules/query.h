@@ -21,6 +21,7 @@ struct Query {
   std::optional<ModelSpec> model;       // absent for explain
   std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine
   std::vector<std::string> formats;     // restrict to these format ids; empty = every format
+  std::vector<std::string> backends;    // --backend: restrict to these backends (cuda, rocm, vulkan …); empty = every backend
   long context = 8192;
   int batch = 1;
   std::string kv_cache = "auto";        // auto | fp16 | bf16 | fp8 | int8

@@ -44,8 +44,26 @@ int maturity_rank(const std::string& level);
 // derived 3, anecdotal 4, unverified 5 (no source a reader can open holds it);
 // anything else (ungraded) 6.
 int grade_rank(const std::string& grade);
-// `accelerator` (may be null) is matched against entries that name markets.
+// `accelerator` (may be null) is matched against entries that name markets or a host
+// (cpu_arch, os): an entry naming a host holds only on parts that record that host.
 Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator);
+// One maturity entry's target, market and host conditions hold for this part (formats aside).
+bool maturity_entry_holds(const nlohmann::json& entry, const Record& target, const Record* accelerator);
+
+// Whether the engine's own platform list (engine `supported_platforms`) names this part:
+// its target, its market and, for parts that come with a host (SoCs, superchips), their
+// CPU architecture and OS. An engine with no list names every part its runs_on allows.
+// `source` is the title of the first entry's source (what an exclusion cites); `detail`
+// says what the part is (target, host) and why no entry names it.
+struct PlatformListing {
+  bool listed = true;
+  std::string source, detail;
+};
+PlatformListing platform_listing(const Record& engine, const Record& target, const Record* accelerator);
+
+// The backend a candidate runs through: the picked kernel's backend (kernel `backends`,
+// the first whose serves matches the target), else the target's platform (cuda, rocm, metal …).
+std::string kernel_backend(const Record* kernel, const Record& target);
 
 // The kernel an engine picks for a format on the query's target: the first
 // kernel_selection entry whose format, target, flags and kernel all hold.
@@ -53,8 +71,18 @@ Maturity maturity_of(const Record& engine, const Record& format, const Record& t
 struct KernelPick {
   const Record* kernel = nullptr;
   const nlohmann::json* entry = nullptr;
+  std::string backend;  // kernel_backend of the pick: "" when there is no kernel
+  // When the engine selects a kernel that fails here (a kernel exclusion marked fails):
+  // that exclusion (kernel, entry) and no kernel — the engine does not fall through.
+  const Record* failing = nullptr;
+  const nlohmann::json* failure = nullptr;
 };
 KernelPick pick_kernel(const Graph& g, const Record& engine, const Record& format, const Query& q);
+// One pick per backend for an engine compiled per backend (its kernels name `backends`):
+// within each backend the first entry that holds wins, in the order of kernel_selection.
+// An engine without backends gives at most one pick (pick_kernel's), as does a format
+// whose kernel fails here. The query's --backend is applied by the caller, which says why.
+std::vector<KernelPick> pick_kernels(const Graph& g, const Record& engine, const Record& format, const Query& q);
 
 // A matrix's say about one format on one target: the Y cells and the others
 // (".", or a Y a footnote narrows), or why the matrix does not cover the target.

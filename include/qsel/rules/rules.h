@@ -44,6 +44,7 @@ void floor_hints(Deliberation& d);  // after ranking: when #1 is broken, what wo
 void tradeoff_notes(Deliberation& d);
 void restriction_lead(Deliberation& d);  // after ranking: #1 is no deployment — say so first, and what runs well  // after ranking: the best full-GPU answer beside the best offload one
 void rank_candidates(Deliberation& d);
+void backend_builds(Deliberation& d);  // after ranking: the build of each candidate's backend (engines compiled per backend)
 // The decision table's step names (docs/ranking.md): part "eligibility" or "tie-breaks".
 std::vector<std::string> ranking_step_names(const std::string& part);
 
