@@ -76,7 +76,11 @@ std::string rule_doc(std::string_view id) {
 }
 
 const Calibration& calibration_of(const Deliberation& d) {
-  if (!d.calibration) d.calibration = std::make_shared<const Calibration>(speed_rows(d.graph));
+  if (!d.calibration) {
+    auto c = std::make_shared<Calibration>(speed_rows(d.graph));
+    c->fit_tensor_parallel(tp_rows(d.graph));
+    d.calibration = c;
+  }
   return *d.calibration;
 }
 

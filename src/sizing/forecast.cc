@@ -67,6 +67,52 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
   return out;
 }
 
+// Bits per weight a format record states (bpw.nominal, else its weight bits).
+double stated_bits(const Record* f) {
+  if (!f) return 0;
+  double nominal = f->data.contains("bpw") && f->data["bpw"].is_object() ? number_or(f->data["bpw"], "nominal") : 0;
+  if (nominal > 0) return nominal;
+  return number_or(f->data, "weight_bits");
+}
+
+std::vector<TpRow> tp_rows(const Graph& g) {
+  std::vector<TpRow> out;
+  for (const Record* b : g.of_kind(Kind::Benchmark)) {
+    if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
+    const json& s = b->data["speed"];
+    if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
+    int tp = s.contains("parallel") && s["parallel"].is_object() ? static_cast<int>(number_or(s["parallel"], "tensor")) : 0;
+    if (tp < 2) continue;
+    const Record* a = g.find(b->str("accelerator"));
+    const Record* model = g.find(b->str("model_id"));
+    double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
+    double bits = stated_bits(g.find(b->str("format_id")));
+    if (!model || bw <= 0 || bits <= 0) continue;
+    double active = number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b")
+                                                                   : number_or(model->data, "params_b");
+    int layers = static_cast<int>(number_or(model->data, "layers"));
+    if (active <= 0 || layers <= 0) continue;
+    TpRow r;
+    r.record = b;
+    r.engine = b->str("engine");
+    r.measured_tok_s = number_or(s, "tok_s");
+    r.ceiling_tok_s = tp * bw / (active * bits / 8);
+    r.layers = layers;
+    r.tp = tp;
+    if (r.measured_tok_s > 0) out.push_back(r);
+  }
+  return out;
+}
+
+void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
+  Efficiency all = for_engine("", "", false);
+  double e = all.value > 0 ? all.value : 1;
+  std::vector<double> per_layer;
+  for (const auto& r : rows) per_layer.push_back(std::max(0.0, (1 / r.measured_tok_s - 1 / (e * r.ceiling_tok_s)) / r.layers));
+  if (static_cast<int>(per_layer.size()) < kMinRows) return;
+  tp_ = {median(per_layer), static_cast<int>(per_layer.size())};
+}
+
 Calibration::Calibration(const std::vector<SpeedRow>& rows) {
   for (const auto& r : rows) {
     std::string mode = r.offload ? "|offload" : "";

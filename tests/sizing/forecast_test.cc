@@ -118,3 +118,36 @@ TEST_CASE("forecast: a group needs three rows, engines and backends fall back in
   CHECK(groups[0].low == Approx(0.5));
   CHECK(groups[0].high == Approx(0.7));
 }
+
+TEST_CASE("forecast: the tensor-parallel layer term rests on the corpus's multi-GPU runs and predicts each held out", "[forecast]") {
+  const Graph& g = qsel::embedded_graph();
+  auto rows = tp_rows(g);
+  REQUIRE(rows.size() >= 20);
+  Calibration all(speed_rows(g));
+  all.fit_tensor_parallel(rows);
+  REQUIRE(all.tensor_parallel().rows == static_cast<int>(rows.size()));
+  CHECK(all.tensor_parallel().layer_s > 20e-6);   // NVLink all-reduces alone are tens of microseconds per layer
+  CHECK(all.tensor_parallel().layer_s < 1e-3);
+  // Leave one run out: fit on the others, forecast it, and the median error stays inside the bound the
+  // page states (docs/performance-model.md, "Several GPUs").
+  double e = all.for_engine("", "", false).value;
+  std::vector<double> errors, ceiling_errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<TpRow> others = rows;
+    others.erase(others.begin() + static_cast<long>(i));
+    Calibration c(speed_rows(g));
+    c.fit_tensor_parallel(others);
+    const TpRow& r = rows[i];
+    double predicted = 1 / (1 / (e * r.ceiling_tok_s) + r.layers * c.tensor_parallel().layer_s);
+    errors.push_back(std::fabs(predicted - r.measured_tok_s) / r.measured_tok_s);
+    ceiling_errors.push_back(std::fabs(e * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s);
+  }
+  std::sort(errors.begin(), errors.end());
+  std::sort(ceiling_errors.begin(), ceiling_errors.end());
+  double median = errors[errors.size() / 2], p90 = errors[errors.size() * 9 / 10];
+  double bandwidth_only = ceiling_errors[ceiling_errors.size() / 2];
+  WARN("tensor-parallel rows " << rows.size() << ": held-out median error " << median << ", p90 " << p90
+                               << "; bandwidth x efficiency alone: median " << bandwidth_only);
+  CHECK(median < 0.35);
+  CHECK(median < bandwidth_only / 3);
+}

@@ -38,13 +38,36 @@ struct Efficiency {
 
 // Efficiencies fitted on `rows`: per engine and backend, per engine, and overall;
 // a group needs at least three rows to stand on its own.
+// A tensor-parallel decode measurement at batch 1: each layer waits on its all-reduces and the
+// engine's per-step work, which bandwidth alone does not see (a 671B MoE on 8 GPUs reads about
+// a millisecond of weights per GPU per token and runs at 60-110 tok/s, not 1,000).
+struct TpRow {
+  const Record* record = nullptr;
+  std::string engine;
+  double measured_tok_s = 0;
+  double ceiling_tok_s = 0;  // TP x bandwidth / bytes read per token
+  int layers = 0, tp = 0;
+};
+std::vector<TpRow> tp_rows(const Graph& g);
+
+// Seconds each layer adds to a tensor-parallel decode step beyond reading its weights: the
+// median over the rows of (1/measured - 1/(efficiency x ceiling)) / layers.
+struct TpSync {
+  double layer_s = 0;
+  int rows = 0;
+};
+
 class Calibration {
  public:
   explicit Calibration(const std::vector<SpeedRow>& rows);
   Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
+  // Fits the per-layer tensor-parallel term on `rows`, at the pooled full-GPU efficiency.
+  void fit_tensor_parallel(const std::vector<TpRow>& rows);
+  const TpSync& tensor_parallel() const { return tp_; }
 
  private:
   std::map<std::string, std::vector<double>> groups_;
+  TpSync tp_;
 };
 
 // What docs/performance-model.md reports (tests/sizing/forecast_test.cc checks it):
