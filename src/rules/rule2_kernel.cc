@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/gotchas.h"
+#include "qsel/graph/selector.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
@@ -114,10 +115,35 @@ bool resolve_baseline(Deliberation& d, Candidate& c) {
 // A matrix cell says yes but no kernel_selection entry names the kernel: the
 // path follows the target's dtypes, and a W8A8/W4A4 format on a target without
 // the matrix unit for it is not assumed to run at all.
+// The engine's own entry for the format on this platform (no narrower target list) names a
+// kernel whose runs_on leaves this target out: the engine's code has no path for it here.
+const Record* refusing_kernel(const Deliberation& d, const Candidate& c) {
+  const Record& t = *d.query.target;
+  for (const auto& e : c.engine->data.value("kernel_selection", json::array())) {
+    auto formats = e.value("formats", json::array());
+    if (std::find(formats.begin(), formats.end(), json(c.format->id)) == formats.end()) continue;
+    const json when = e.value("when", json::object());
+    auto platforms = when.value("platforms", json::array());
+    if (when.contains("targets") || std::find(platforms.begin(), platforms.end(), json(t.str("platform"))) == platforms.end()) continue;
+    const Record* k = d.graph.find(e.value("kernel", ""));
+    if (k && k->data.contains("runs_on") && !selector_matches(k->data["runs_on"], t)) return k;
+  }
+  return nullptr;
+}
+
 bool unnamed_kernel(Deliberation& d, Candidate& c) {
   const Record& t = *d.query.target;
   auto missing = rule_util::missing_precisions(t, *c.format);
   const MatrixCell& cell = c.cells[0];
+  if (const Record* k = refusing_kernel(d, c)) {
+    std::string needs = k->str("requires");
+    d.excluded.push_back({c.format->id, c.engine->id, "rule-2",
+                          fmt::format("{} marks {} {} for {} as a whole, but {}'s path for it on {} is {}, which does not run on {}{}",
+                                      cell.matrix, cell.column, cell.cell, cell.row, c.engine->id, t.str("platform"), k->id, t.id,
+                                      needs.empty() ? "" : " (" + needs + ")"),
+                          {c.engine->id, k->id}});
+    return false;
+  }
   if (!weight_only(*c.format) && !missing.empty()) {
     d.unknowns.push_back(fmt::format("{} on {}: {} marks {} {} for {} as a whole, but {} has no {} matrix unit and no "
                                      "kernel_selection entry serves it there: whether (and how) it is served is unrecorded",

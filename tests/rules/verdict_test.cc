@@ -140,3 +140,20 @@ TEST_CASE("verdict: a KV-cache format is judged by the engines that store their 
   INFO(d.candidates.front().memory->kv_dtype);
   CHECK(d.candidates.front().memory->kv_dtype.find("fp8") != std::string::npos);
 }
+
+TEST_CASE("verdict: a matrix yes for a whole vendor column yields to the engine's own kernel, which does not run on the part",
+          "[rules][verdict]") {
+  const Graph& g = embedded_graph();
+  auto judge = [&](const std::string& part) {
+    Query q;
+    q.accelerator = g.find(part);
+    q.target = g.find(q.accelerator->str("target"));
+    q.engines = {"vllm"};
+    return format_verdict(g, q, *g.find("fp8-e4m3"));
+  };
+  Verdict rdna3 = judge("rx-7900-xtx");  // vLLM's ROCm FP8 kernels need supports_fp8(): gfx94/gfx95/gfx12
+  CHECK(rdna3.value == "unsupported");
+  CHECK(std::any_of(rdna3.reasons.begin(), rdna3.reasons.end(),
+                    [](const std::string& r) { return r.find("rocm-fp8-scaled-mm, which does not run on gfx1100") != std::string::npos; }));
+  CHECK(judge("mi300x").value == "native");
+}
