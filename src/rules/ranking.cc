@@ -262,6 +262,13 @@ void estimate_quality(Deliberation& d, Candidate& c) {
   // The model as released is its users' reference; a QAT release is the publisher's own 4-bit
   // file, not the model: it keeps its family's estimate (it loses part of what post-training loses).
   if (c.shipped) mark_as_released(c.quality, c.format->id, qat);
+  if (c.shipped && !qat) {  // an accuracy trap of quantizing to the format is not one of the model as released
+    auto accuracy = [](const Warning& w) { return w.effect == "accuracy"; };
+    if (std::any_of(c.warnings.begin(), c.warnings.end(), accuracy))
+      c.why.push_back(fmt::format("the model as released in {}: warnings about the accuracy cost of quantizing to it do not apply",
+                                  c.format->id));
+    c.warnings.erase(std::remove_if(c.warnings.begin(), c.warnings.end(), accuracy), c.warnings.end());
+  }
   if (const Record* kv = kv_cache_format(d.graph, c)) add_kv_cache_cost(d.graph, *kv, c.quality);
   for (const auto& id : c.quality.here) rule_util::add_unique(c.evidence, id);
   if (!c.quality.family.empty()) rule_util::add_unique(c.evidence, c.quality.family);

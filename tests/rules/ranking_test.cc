@@ -118,3 +118,20 @@ TEST_CASE("ranking: among equal 8-bit candidates, FP8 before INT8 (Rule 3), a pu
   CHECK(qwen.candidates.front().format->id == "fp8-blockwise");
   CHECK(qwen.candidates.front().fallback_kernel);
 }
+
+TEST_CASE("ranking: an accuracy trap of quantizing to a format is not said of the model released in it", "[rules][ranking]") {
+  auto has_trap = [](const Candidate& c) {
+    return std::any_of(c.warnings.begin(), c.warnings.end(), [](const Warning& w) { return w.id == "mxfp4-moe-unproven"; });
+  };
+  auto released = on_corpus("rtx-4090", "gpt-oss-20b", {"vllm"});  // gpt-oss ships its experts in MXFP4
+  const Candidate* own = find(released, "mxfp4-moe", "vllm");
+  REQUIRE(own);
+  CHECK(own->shipped);
+  CHECK(!has_trap(*own));
+  CHECK(mentions(own->why, "warnings about the accuracy cost of quantizing to it do not apply"));
+  auto requantized = on_corpus("rtx-5090", "qwen3-30b-a3b", {});  // a BF16 MoE quantized to MXFP4 keeps it
+  bool kept = false;
+  for (const auto& c : requantized.candidates)
+    if (!c.shipped && has_trap(c)) kept = true;
+  CHECK(kept);
+}
