@@ -59,7 +59,8 @@ ojson contested_claims(const Deliberation& d, const Record& f) {
   return out;
 }
 
-ojson engine_lines(const Deliberation& d, const Record& f) {
+// `kv_path`: the verdict, the path a KV-cache format's engines store it through here.
+ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv_path) {
   ojson out = ojson::array();
   std::map<const Record*, std::string> read_at;  // the newest date each engine's facts were read at ("" when none is dated)
   for (const auto& c : d.candidates) {
@@ -69,16 +70,11 @@ ojson engine_lines(const Deliberation& d, const Record& f) {
     out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
                    {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}});
   }
-  if (f.str("regime") == "kv-cache") {  // no weight candidate: the engines that store their cache in it here
-    std::string path = verdict_for(d, f).value;
-    for (const Record* e : d.graph.of_kind(Kind::Engine)) {
-      if (!d.query.engines.empty() && !rule_util::contains(d.query.engines, e->id)) continue;
-      if (!rule_util::engine_runs_on(*e, *d.query.target) || !rule_util::contains(served_formats(*e), f.id)) continue;
-      out.push_back({{"engine", e->id}, {"kernel", ojson()}, {"path", path},
+  if (f.str("regime") == "kv-cache")  // no weight candidate: the engines that store their cache in it here
+    for (const Record* e : kv_cache_engines(d, f))
+      out.push_back({{"engine", e->id}, {"kernel", ojson()}, {"path", kv_path},
                      {"why", ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id, e->id)})},
                      {"contested", false}, {"read_at", freshness_of(e->data).newest}});
-    }
-  }
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())
       out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},
@@ -189,7 +185,7 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["verdict_reasons"] = v.reasons;
   j["format_record"] = format_lists(d, f);
   j["contested_claims"] = contested_claims(d, f);
-  j["engines"] = engine_lines(d, f);
+  j["engines"] = engine_lines(d, f, v.value);
   j["matrix_cells"] = all_cells(g, f, t, engines);
   j["kernels"] = ojson::array();
   j["conflicts"] = ojson::array();

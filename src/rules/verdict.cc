@@ -35,11 +35,8 @@ std::string path_line(const Candidate& c) {
 // it say the verdict, as Rule 6 offers it to their candidates in recommend.
 Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
   Verdict v;
-  for (const Record* e : d.graph.of_kind(Kind::Engine)) {
-    if (!d.query.engines.empty() && !contains(d.query.engines, e->id)) continue;
-    if (!rule_util::engine_runs_on(*e, *d.query.target) || !contains(served_formats(*e), f.id)) continue;
+  for (const Record* e : kv_cache_engines(d, f))
     v.reasons.push_back(fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates)", e->id, f.id, e->id));
-  }
   if (v.reasons.empty()) {
     v.value = "unknown";
     v.reasons.push_back(fmt::format("no engine record that runs on {} stores its KV cache as {}", d.query.target->id, f.id));
@@ -57,6 +54,15 @@ Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
 }
 
 }  // namespace
+
+std::vector<const Record*> kv_cache_engines(const Deliberation& d, const Record& kv_format) {
+  std::vector<const Record*> out;
+  for (const Record* e : d.graph.of_kind(Kind::Engine)) {
+    if (!d.query.engines.empty() && !contains(d.query.engines, e->id)) continue;
+    if (rule_util::engine_runs_on(*e, *d.query.target) && contains(served_formats(*e), kv_format.id)) out.push_back(e);
+  }
+  return out;
+}
 
 std::vector<const Record*> parts_of(const Deliberation& d) {
   if (d.query.accelerator) return {d.query.accelerator};

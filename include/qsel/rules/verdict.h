@@ -22,6 +22,9 @@ Verdict verdict_for(const Deliberation& d, const Record& format);
 // bf16 where the target has bf16, so it has no candidate to judge fp16 by.)
 Verdict format_verdict(const Graph& g, Query q, const Record& format);
 
+// The engines (of those the query allows) that run on its target and store their KV cache in
+// `kv_format` there: what a KV-cache format's verdict rests on, and whom Rule 6 offers it with.
+std::vector<const Record*> kv_cache_engines(const Deliberation& d, const Record& kv_format);
 // The parts (accelerator records) built on the query's target, or just the query's part.
 std::vector<const Record*> parts_of(const Deliberation& d);
 
