@@ -13,7 +13,8 @@ PACKAGES=(build-essential cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev li
           libre2-dev  # every regular expression: schema patterns and log patterns
           dpkg-dev file bash-completion groff-base  # packaging (cpack: dpkg-shlibdeps), completion and man page tests
           zsh fish  # the zsh and fish completion tests run the real shells
-          clang libclang-rt-14-dev)  # the sanitizer build and the libFuzzer harnesses (scripts/sanitize.sh)
+          clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer harnesses (scripts/sanitize.sh)
+          chromium)  # headless: the HTML outputs (matrix, recommend) are rendered and checked in a real browser
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

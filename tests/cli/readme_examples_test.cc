@@ -6,6 +6,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "qsel/cli/app.h"
 #include "support/fixtures.h"
 #include "support/hub_fixtures.h"
 
@@ -64,4 +65,18 @@ TEST_CASE("readme: no reference to documents outside the repository", "[docs][re
     }
   }
   CHECK(read_text(source_dir() + "/docs/sources.md").find("## Doc 23") != std::string::npos);
+}
+
+// The README's `--format` table lists every format of every command, from the one
+// command table --help and the completions are generated from (src/cli/commands.cc).
+TEST_CASE("readme: the --format table lists every command's formats", "[docs][readme]") {
+  std::string readme = read_text(source_dir() + "/README.md");
+  for (const auto& c : qsel::commands()) {
+    if (c.formats.size() == 1) continue;  // completion, man: text only, named together
+    std::string row = std::string("| `") + c.name + "` | ";
+    for (std::size_t i = 0; i < c.formats.size(); ++i) row += (i ? ", " : "") + std::string(c.formats[i]);
+    row += " |\n";
+    INFO(row);
+    CHECK(readme.find(row) != std::string::npos);
+  }
 }
