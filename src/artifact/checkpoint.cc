@@ -5,6 +5,7 @@
 #include "qsel/core/timing.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <unordered_map>
@@ -304,13 +305,68 @@ bool looks_like_checkpoint(const std::string& path) {
 
 namespace {
 
+// ".gguf", ".json", ".safetensors": a dot, then a letter and up to 15 letters or digits, at the
+// end of the last component ("Qwen2.5-7B" and "Llama-3.1-8B-Instruct" end in no extension).
+bool has_file_extension(std::string_view name) {
+  std::string_view last = name.substr(name.find_last_of('/') == std::string_view::npos ? 0 : name.find_last_of('/') + 1);
+  auto dot = last.find_last_of('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  std::string_view ext = last.substr(dot + 1);
+  if (ext.empty() || ext.size() > 16 || !std::isalpha(static_cast<unsigned char>(ext[0]))) return false;
+  return std::all_of(ext.begin(), ext.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+bool names_local_path(std::string_view name) {
+  if (name.empty() || name.size() > 4096 || name.find("://") != std::string_view::npos) return false;
+  if (name.starts_with("./") || name.starts_with("../") || name.starts_with("/") || name.starts_with("~") || name == "." || name == "..")
+    return true;
+  auto slash = name.find('/');
+  if (slash != std::string_view::npos) {
+    std::error_code ec;
+    if (fs::exists(fs::path(std::string(name.substr(0, slash))), ec)) return true;
+  }
+  return has_file_extension(name);
+}
+
+std::string missing_path_error(const std::string& name, bool hub_id) {
+  std::string msg = fmt::format("{}: no such file or folder", name);
+  if (name.starts_with("~")) return msg + " (a quoted ~ is not expanded: write $HOME/… or leave it unquoted)";
+  // The deepest folder that exists, and the first component below it that does not.
+  fs::path p(name), base;
+  std::string missing;
+  std::error_code ec;
+  for (const auto& part : p) {
+    fs::path next = base.empty() ? part : base / part;
+    if (!fs::exists(next, ec)) {
+      missing = part.string();
+      break;
+    }
+    base = next;
+  }
+  if (!missing.empty()) {
+    fs::path dir = base.empty() ? fs::path(".") : base;
+    std::vector<std::string> entries;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator() && entries.size() < 10000; it.increment(ec)) entries.push_back(it->path().filename().string());
+    std::sort(entries.begin(), entries.end());
+    auto near = nearest(missing, entries, 1);
+    if (!near.empty()) msg += fmt::format("; did you mean {}?", quote_value((base.empty() ? fs::path(near.front()) : base / near.front()).string()));
+  }
+  if (hub_id) msg += fmt::format("; for the Hugging Face repo write hf://{}", name);
+  return msg;
+}
+
+namespace {
+
 Checkpoint read_any(const std::string& path) {
   std::error_code ec;
   fs::path p(path);
   if (fs::is_directory(p, ec)) return read_checkpoint_tree(LocalTree(p), ReadLimits::local());
   bool there = fs::exists(p, ec);
   if (ec) throw UsageError(fmt::format("{}: cannot read: {}", path, ec.message()));  // ENAMETOOLONG is not "no such file"
-  if (!there) throw UsageError(fmt::format("{}: no such file or folder", path));
+  if (!there) throw UsageError(missing_path_error(path, false));
   Checkpoint c;
   c.path = path;
   std::string ext = to_lower(p.extension().string());

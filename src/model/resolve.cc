@@ -135,6 +135,18 @@ ModelSpec from_record_release(const Record& rec, const std::string& repo) {
   return m;  // the record's hf_id
 }
 
+// Whether words taken as a path would also read as a Hub repo id (ORG/NAME): the error then
+// says how to ask the Hub instead.
+bool hub_id_too(const std::string& name, const HubSettings& hub) {
+  if (name.starts_with(".") || name.starts_with("/") || name.starts_with("~")) return false;
+  try {
+    auto ref = parse_hub_ref(name, hub.endpoint);
+    return ref && !ref->repo.empty();
+  } catch (const UsageError&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 const Record* model_record_for_repo(const Graph& g, const std::string& repo) {
@@ -147,7 +159,7 @@ const Record* model_record_for_repo(const Graph& g, const std::string& repo) {
 }
 
 bool names_model_files(const std::string& name, const HubSettings& hub) {
-  if (looks_like_checkpoint(name)) return true;
+  if (looks_like_checkpoint(name) || names_local_path(name)) return true;
   try {
     return parse_hub_ref(name, hub.endpoint).has_value();
   } catch (const UsageError&) {
@@ -162,6 +174,7 @@ ModelFiles read_model_files(const std::string& name, const HubSettings& hub) {
     f.source = name;
     return f;
   }
+  if (names_local_path(name)) throw UsageError(missing_path_error(name, hub_id_too(name, hub)));
   auto ref = parse_hub_ref(name, hub.endpoint);
   if (!ref) throw UsageError(fmt::format("{}: no such file or folder, and not a Hugging Face repo id (ORG/NAME) or URL", name));
   return read_hub(*ref, hub);
@@ -214,6 +227,7 @@ ModelSpec resolve_model(const Graph& g, const ModelRequest& a, const HubSettings
       m.notes.push_back(fmt::format("\"{}\" is also a file or folder here; write ./{} to read it instead of the model record", a.name, a.name));
     return m;
   }
+  if (names_local_path(a.name)) throw UsageError(missing_path_error(a.name, hub_id_too(a.name, hub)));
   std::optional<HubRef> ref = parse_hub_ref(a.name, hub.endpoint);
   if (!ref) throw_unknown("model", a.name, r);
   bool whole_repo = ref->url.empty() && ref->file.empty() && ref->tag.empty() && !ref->revision_given;

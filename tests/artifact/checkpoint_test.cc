@@ -152,3 +152,30 @@ TEST_CASE("checkpoint: a file that is plainly not a model says what is read, not
   auto odd = d.write("params", test::tiny_config().dump());  // a config under another name is still read
   CHECK(read_checkpoint(odd.string()).kind == "config");
 }
+
+TEST_CASE("checkpoint: what reads as a local path, existing or not (local first)", "[artifact][checkpoint][local-first]") {
+  for (const char* p : {"./model", "../x", "/opt/m", "~/models/q.gguf", "model.gguf", "org/name/config.json", "w.safetensors", "."})
+    CHECK(names_local_path(p));
+  // Hub ids, tags and URLs stay Hub names; a repo name with a version dot is no file extension.
+  for (const char* p : {"Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct", "unsloth/Llama-3.1-8B-Instruct-GGUF:Q4_K_M",
+                        "org/name@v1.0", "https://huggingface.co/org/name", "hf://org/name", "deepseek-ai/DeepSeek-V2.5", ""})
+    CHECK_FALSE(names_local_path(p));
+  // A first component that exists here makes it a path: `tests/no-such-folder` (run from the source folder).
+  CHECK(names_local_path(std::string(QSEL_SOURCE_DIR) + "/tests/no-such-folder"));
+}
+
+TEST_CASE("checkpoint: a missing path names the nearest existing sibling, and how to ask the Hub", "[artifact][checkpoint][local-first]") {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "models" / "qwen3-32b-awq");
+  std::string missing = (dir.path() / "models" / "qwen3-32b-awk").string();
+  std::string msg = missing_path_error(missing, false);
+  CHECK(msg.find("no such file or folder") != std::string::npos);
+  CHECK(msg.find("did you mean") != std::string::npos);
+  CHECK(msg.find("qwen3-32b-awq") != std::string::npos);
+  CHECK(msg.find("hf://") == std::string::npos);
+  std::string far = missing_path_error((dir.path() / "models" / "zzzzzzzzzzzz").string(), false);
+  CHECK(far.find("did you mean") == std::string::npos);
+  CHECK(missing_path_error("~/m.gguf", false).find("a quoted ~ is not expanded") != std::string::npos);
+  CHECK(missing_path_error("examples/no-such", true).find("for the Hugging Face repo write hf://examples/no-such") != std::string::npos);
+  CHECK_THROWS_WITH(read_checkpoint(missing), Catch::Contains("did you mean"));
+}

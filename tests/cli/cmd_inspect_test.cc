@@ -119,3 +119,25 @@ TEST_CASE("inspect: a Hub repo that is not there, or gated, is one line and exit
   CHECK(token.err.find("hf_do_not_print_me") == std::string::npos);
   CHECK(token.err.find("the token from HF_TOKEN has no access") != std::string::npos);
 }
+
+// Local first (issue 42): a path that starts like one, or whose first folder exists here, or
+// that ends in a file extension, is never a question to the Hub when it is missing.
+TEST_CASE("inspect: a mistyped local path is 'no such file or folder' with the nearest sibling, not a Hub request", "[cli][inspect][local-first]") {
+  setenv("HF_HUB_OFFLINE", "1", 1);  // were it asked, the Hub would answer "offline", which the checks below refuse
+  for (std::vector<std::string> args : {std::vector<std::string>{"inspect", "examples/qwen3-32"},
+                                        std::vector<std::string>{"inspect", "./no-such-folder"},
+                                        std::vector<std::string>{"inspect", "model-that-is-not-here.gguf"},
+                                        std::vector<std::string>{"recommend", "--gpu", "h100", "--model", "examples/deepseek-r2"},
+                                        std::vector<std::string>{"explain", "examples/gpt-oss-12b", "--on", "rtx-5090"}}) {
+    INFO(args[1]);
+    auto r = test::run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("no such file or folder") != std::string::npos);
+    CHECK(r.err.find("HF_TOKEN") == std::string::npos);
+    CHECK(r.err.find("offline") == std::string::npos);
+  }
+  auto r = test::run_cli({"inspect", "examples/qwen3-32"});
+  CHECK(r.err.find("did you mean \"examples/qwen3-32b\"?") != std::string::npos);
+  CHECK(r.err.find("hf://examples/qwen3-32") != std::string::npos);
+  unsetenv("HF_HUB_OFFLINE");
+}

@@ -127,15 +127,22 @@ TEST_CASE("docs_examples: the example parser reads commands and their captured o
 
 namespace {
 
-// The files the inspect and verify pages read, generated (never committed) in a
-// scratch folder the examples run in: examples/llama-awq (a tiny AutoAWQ
-// checkpoint), examples/tiny-q4km.gguf, and logs copied from tests/fixtures/logs.
+// The files the inspect and verify pages read, in a scratch folder the examples run in:
+// three the pages say the test suite writes (tiny-awq/, a tiny AutoAWQ checkpoint;
+// tiny-q4km.gguf; broken.gguf), and copies of repository files at their own paths
+// (examples/…, tests/fixtures/…), so a reader runs those lines as printed from a clone.
+const std::vector<std::string> kWrittenByTheTest = {"tiny-awq", "tiny-q4km.gguf", "broken.gguf"};
+const std::vector<std::string> kCopiedFromTheRepository = {"examples/logs/vllm-marlin-ampere-rtx3090.log",
+                                                           "examples/logs/vllm-nvfp4-marlin-fallback-warning.log",
+                                                           "tests/fixtures/logs/llamacpp-cuda-init-rtx4070.log",
+                                                           "examples/deepseek-r1/config.json"};
+
 struct ExampleFiles {
   qsel::test::TempDir dir;
   fs::path old = fs::current_path();
   ExampleFiles() {
     using nlohmann::json;
-    qsel::test::write_checkpoint(dir, "examples/llama-awq",
+    qsel::test::write_checkpoint(dir, "tiny-awq",
                                  qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}, {"zero_point", true},
                                                           {"version", "gemm"}}),
                                  qsel::test::awq_tensors());
@@ -155,10 +162,9 @@ struct ExampleFiles {
     w.tensor("blk.0.ffn_down.weight", {512, 256}, 14, 256, 210);
     w.tensor("blk.0.ffn_up.weight", {256, 512}, 12, 256, 144);
     w.tensor("output.weight", {256, 256}, 14, 256, 210);
-    dir.write("examples/tiny-q4km.gguf", w.bytes());
-    dir.write("examples/broken.gguf", w.bytes().substr(0, 200));  // cut inside the metadata
-    for (const char* log : {"vllm-marlin-ampere-rtx3090.log", "vllm-nvfp4-marlin-fallback-warning.log", "llamacpp-cuda-init-rtx4070.log"})
-      dir.write(std::string("examples/logs/") + log, qsel::test::read_text(qsel::test::source_dir() + "/tests/fixtures/logs/" + log));
+    dir.write("tiny-q4km.gguf", w.bytes());
+    dir.write("broken.gguf", w.bytes().substr(0, 200));  // cut inside the metadata
+    for (const auto& file : kCopiedFromTheRepository) dir.write(file, qsel::test::read_text(qsel::test::source_dir() + "/" + file));
     fs::current_path(dir.path());
   }
   ~ExampleFiles() { fs::current_path(old); }
@@ -188,4 +194,26 @@ TEST_CASE("docs_examples: every `$ qsel` example in docs/commands prints what th
     }
   }
   CHECK(checked >= 12);
+}
+
+// A path in an example is a file of the repository (run from a clone, the line works as
+// printed) or one of the three the pages say the test suite writes: never a file that
+// exists only in the test's scratch folder under a repository-looking name.
+TEST_CASE("docs_examples: every file an example names is in the repository or said to be written by the tests", "[docs]") {
+  std::size_t paths = 0;
+  for (const auto& file : pages()) {
+    for (const auto& ex : examples_in(qsel::test::read_text(file))) {
+      for (const auto& word : shell_words(ex.command)) {
+        bool pathish = word.find('/') != std::string::npos || word.ends_with(".gguf") || word.ends_with(".log") || word.ends_with(".json");
+        if (!pathish || word.starts_with("-") || word.find("://") != std::string::npos) continue;
+        std::string first = word.substr(0, word.find('/'));
+        if (std::find(kWrittenByTheTest.begin(), kWrittenByTheTest.end(), first) != kWrittenByTheTest.end()) continue;
+        if (first != "examples" && first != "tests" && first != "data") continue;  // ORG/NAME Hub ids, output files
+        INFO(file.filename().string() << ": $ qsel " << ex.command << ": " << word);
+        CHECK(fs::exists(fs::path(qsel::test::source_dir()) / word));
+        ++paths;
+      }
+    }
+  }
+  CHECK(paths >= 6);
 }

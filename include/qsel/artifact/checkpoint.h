@@ -65,6 +65,17 @@ Checkpoint read_gguf_checkpoint(const std::vector<const ByteSource*>& parts, Rea
 // folder); recommend's --model takes a record id otherwise.
 bool looks_like_checkpoint(const std::string& path);
 
+// True when the user meant `name` as a path on this machine, whether or not it exists:
+// it starts with ./, ../, / or ~, its first component exists here, or its last component
+// ends in a file extension (.gguf, .json, .safetensors …). A missing one is then "no such
+// file or folder" (missing_path_error), never a question to the Hub.
+bool names_local_path(std::string_view name);
+
+// "NAME: no such file or folder", with the nearest existing entry beside the first missing
+// component ("did you mean examples/qwen3-32b?"), and how to ask the Hub for the same
+// words when they also read as ORG/NAME (`hub_id`).
+std::string missing_path_error(const std::string& name, bool hub_id);
+
 // Reads `path`; a UsageError naming the file and byte (or line and column) on
 // anything malformed.
 Checkpoint read_checkpoint(const std::string& path);
