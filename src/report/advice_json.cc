@@ -99,7 +99,7 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
   ojson j = {{"rank", rank}, {"format", c.format->id}, {"format_name", c.format->name}, {"regime", c.format->str("regime")},
              {"engine", c.engine ? ojson(c.engine->id) : ojson()}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()},
              {"backend", c.backend}, {"path", c.path}, {"maturity", c.maturity}, {"shipped", c.shipped},
-             {"release", c.release.empty() ? ojson() : ojson(c.release)}};
+             {"release", c.release.empty() ? ojson() : ojson(c.release)}, {"row", c.row}};
   if (!c.maturity_reason.empty()) j["maturity_reason"] = c.maturity_reason;
   if (c.memory) memory_json(*c.memory, j);
   j["rules"] = c.rules;
@@ -155,6 +155,7 @@ ojson recommend_json(const Deliberation& d) {
                 {"flags", q.extra_flags}};
   j["deployable"] = d.deployable;
   j["lead"] = d.lead;
+  j["lead_kind"] = d.lead_kind.empty() ? ojson() : ojson(d.lead_kind);
   j["candidates"] = ojson::array();
   for (std::size_t i = 0; i < d.candidates.size(); ++i) {
     ojson c = candidate_json(d.candidates[i], i + 1);

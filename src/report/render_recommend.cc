@@ -52,28 +52,44 @@ std::string quality_cell(const ojson& c) {
   return c["quality"]["summary"].get<std::string>();
 }
 
-// Adjacent candidates whose format, path and figures are the same share a row,
-// whatever their engines and kernels.
+// The candidates that share a row, as the rules grouped them (`row`: one format on several
+// engines, or alike formats of one scheme; src/rules/rows.cc).
 struct Group {
   std::vector<std::size_t> members;  // indexes into candidates
 };
 
-std::string group_key(const ojson& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", c["format"].dump(), c["path"].dump(), c.value("weights_gb", ojson()).dump(),
-                     c.value("kv_cache_gb", ojson()).dump(), c.value("fit", ojson()).dump(), ceiling(c), quality_cell(c),
-                     c["contested"].dump(), c.value("kv_dtype", ojson()).dump());
-}
-
 std::vector<Group> groups_of(const ojson& cands) {
   std::vector<Group> out;
-  std::string last;
+  long last = -1;
   for (std::size_t i = 0; i < cands.size(); ++i) {
-    std::string k = group_key(cands[i]);
+    long k = cands[i].contains("row") ? cands[i]["row"].get<long>() : static_cast<long>(i);
     if (out.empty() || k != last) out.push_back({});
     out.back().members.push_back(i);
     last = k;
   }
   return out;
+}
+
+// A row's format cell: "awq (w4a16)", or for formats of one scheme sharing the row their
+// common prefix once: "fp8 rowwise/per-tensor/e4m3 (w8a8)".
+std::string format_cell(const ojson& cands, const Group& g) {
+  std::vector<std::string> ids;
+  for (auto i : g.members)
+    if (std::string f = cands[i]["format"].get<std::string>(); std::find(ids.begin(), ids.end(), f) == ids.end()) ids.push_back(f);
+  std::string regime = cands[g.members.front()]["regime"].get<std::string>();
+  if (ids.size() == 1) return fmt::format("{} ({})", ids.front(), regime);
+  std::size_t common = ids.front().size();
+  for (const auto& id : ids) {
+    std::size_t n = 0;
+    while (n < common && n < id.size() && id[n] == ids.front()[n]) ++n;
+    common = n;
+  }
+  std::string head = ids.front().substr(0, common);
+  while (!head.empty() && head.back() != '-') head.pop_back();  // whole words: "fp8-", not "fp8-p"
+  std::vector<std::string> tails;
+  for (const auto& id : ids) tails.push_back(id.substr(head.size()));
+  if (!head.empty()) head.pop_back();
+  return head.empty() ? fmt::format("{} ({})", fmt::join(tails, "/"), regime) : fmt::format("{} {} ({})", head, fmt::join(tails, "/"), regime);
 }
 
 // "1", "2-4": the ranks of a group (members are consecutive).
@@ -118,7 +134,7 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
                                           : st.yellow(f);
   std::string p = c["path"].get<std::string>();
   std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() ? st.red("?") : "");
-  return {rank_label(g), fmt::format("{} ({})", c["format"].get<std::string>(), c["regime"].get<std::string>()),
+  return {rank_label(g), format_cell(cands, g),
           names_of(cands, g, "engine"), names_of(cands, g, "kernel"), path, num(c.value("weights_gb", ojson())),
           num(c.value("kv_cache_gb", ojson())), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
 }
@@ -346,7 +362,8 @@ static std::vector<std::string> command_lines(const ojson& c) {
 
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r, st.width) + "\n";
-  if (r.contains("lead") && !r["lead"].empty()) out += section("No deployment", strings(r["lead"]), st) + "\n";
+  if (r.contains("lead") && !r["lead"].empty())
+    out += section(r.value("lead_kind", ojson()) == "nothing-fits" ? "Nothing fits" : "No deployment", strings(r["lead"]), st) + "\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
@@ -400,9 +417,9 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
       why.push_back("needs " + cands[0]["setting"].get<std::string>() + " to fit");
     if (!cands[0]["evidence"].empty()) why.push_back(fmt::format("[{}]", fmt::join(strings(cands[0]["evidence"]), ", ")));
     if (cands[0].contains("rests_on")) why.push_back("#1 " + cands[0]["rests_on"]["statement"].get<std::string>());
-    out += section("Why #1", why, st);
+    out += section(r.value("lead_kind", ojson()) == "nothing-fits" ? "#1, unfit" : "Why #1", why, st);
   }
-  if (!cands.empty()) out += section("Run #1", command_lines(cands[0]), st);
+  if (!cands.empty() && r.value("lead_kind", ojson()) != "nothing-fits") out += section("Run #1", command_lines(cands[0]), st);
   if (r.contains("what_would_change")) out += section("Instead", strings(r["what_would_change"]), st);
   if (r.contains("tradeoffs")) out += section("Trade-off", strings(r["tradeoffs"]), st);
   out += section("Warnings", warning_lines(cands, shown, st, verbose), st);
@@ -443,7 +460,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
   if (r.contains("lead") && !r["lead"].empty()) {
-    out += "**No deployment.**\n\n";
+    out += r.value("lead_kind", ojson()) == "nothing-fits" ? "**Nothing fits.**\n\n" : "**No deployment.**\n\n";
     for (const auto& l : r["lead"]) out += "- " + markdown_escape(l.get<std::string>()) + "\n";
     out += "\n";
   }
@@ -453,21 +470,21 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
   for (std::size_t g = 0; g < groups.size() && g < top; ++g)
-    out += "| " + fmt::format("{}", fmt::join(row(cands, groups[g], plain), " | ")) + " |\n";
+  {
+    std::vector<std::string> cells;
+    for (const auto& cell : row(cands, groups[g], plain)) cells.push_back(markdown_escape(cell));
+    out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";
+  }
   if (estimate_shown(cands, groups, top))
     out += "\n≈ estimated cost against the 16-bit model, KLD-equivalent nats (docs/quality.md); the band and what it rests on: Why #1, "
            "`--format json`\n";
   auto list = [&](const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out += fmt::format("\n## {}\n\n", title);
-    for (const auto& l : lines) out += "- " + l + "\n";
+    for (const auto& l : lines) out += "- " + markdown_escape(l) + "\n";
   };
-  if (!cands.empty()) list("Why #1", strings(cands[0]["why"]));
-  if (!cands.empty()) {
-    std::vector<std::string> run;
-    for (const auto& l : command_lines(cands[0])) run.push_back(markdown_escape(l));
-    list("Run #1", run);
-  }
+  if (!cands.empty()) list(r.value("lead_kind", ojson()) == "nothing-fits" ? "#1 (does not fit)" : "Why #1", strings(cands[0]["why"]));
+  if (!cands.empty() && r.value("lead_kind", ojson()) != "nothing-fits") list("Run #1", command_lines(cands[0]));  // escaped by list
   if (r.contains("what_would_change")) list("Instead", strings(r["what_would_change"]));
   if (r.contains("tradeoffs")) list("Trade-off", strings(r["tradeoffs"]));
   list("Warnings", warning_lines(cands, shown, plain, verbose));

@@ -326,6 +326,10 @@ int smallest_count(const Deliberation& d, const Candidate& c) {
 
 void fit_hints(Deliberation& d) {
   if (!d.query.model || !d.query.accelerator || d.candidates.empty() || !d.candidates[0].memory || d.candidates[0].memory->fits) return;
+  // A laptop, a Mac, an edge module: no more GPUs to add. Where the lead already says what would fit
+  // (nothing_fits_lead: the fewest GPUs within a node, with that answer's #1), this note adds the
+  // count per leading format, up to 64 parts over several nodes.
+  if (!rule_util::takes_more_parts(d.query.accelerator)) return;
   std::vector<std::string> seen, hints;
   for (const auto& c : d.candidates) {
     if (rule_util::contains(seen, c.format->id) || seen.size() == 3) continue;

@@ -116,6 +116,7 @@ Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
     }
   }
   rank_candidates(d);
+  assign_rows(d);
   launch_commands(d);
   backend_builds(d);
   for (std::size_t i = 0; i < d.candidates.size(); ++i) {
@@ -124,6 +125,7 @@ Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
                   c.path, c.rank_tier, c.memory ? (c.memory->fits ? ", fits" : ", does not fit") : "");
     for (const auto& why : c.why) spdlog::debug("  {}", why);
   }
+  nothing_fits_lead(d);
   fit_hints(d);
   floor_hints(d);
   tradeoff_notes(d);

@@ -6,6 +6,7 @@
 
 #include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/quality.h"
+#include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -39,7 +40,8 @@ void floor_hints(Deliberation& d) {
   long context = 0;
   for (const auto& c : d.candidates) {
     if (rule_util::broken(c) || !c.memory || c.memory->bpw <= 0 || c.memory->fits) continue;
-    if (int n = smallest_count(d, c); n > 0 && n <= 8 && (!by_count || n < count)) {  // the fewest GPUs, best first
+    int n = rule_util::takes_more_parts(d.query.accelerator) ? smallest_count(d, c) : 0;  // never more GPUs for a laptop or a Mac
+    if (n > 0 && n <= 8 && (!by_count || n < count)) {  // the fewest GPUs, best first
       by_count = &c;
       count = n;
     }

@@ -35,19 +35,6 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
   return "";
 }
 
-// Parts a user adds more of: not laptops, SoCs or edge modules.
-bool takes_more_parts(const Record* accelerator) {
-  std::string market = accelerator ? accelerator->str("market") : "";
-  return market == "consumer" || market == "workstation" || market == "datacenter" || market == "cloud";
-}
-
-std::string describe(const Candidate& c) {
-  std::string where = !c.memory ? "" : c.memory->placement ? " partly in system RAM" : c.memory->fit == "tight" ? " (tight)" : "";
-  double tok = c.memory ? (c.memory->forecast_tok_s > 0 ? c.memory->forecast_tok_s : c.memory->decode_tok_s) : 0;
-  return fmt::format("{} on {}{}{}, {}", c.format->id, c.engine ? c.engine->id : "-", where, tok > 0 ? fmt::format(", ~{:.0f} tok/s", tok) : "",
-                     c.quality.short_text);
-}
-
 }  // namespace
 
 void restriction_lead(Deliberation& d) {
@@ -55,6 +42,7 @@ void restriction_lead(Deliberation& d) {
   std::string why = not_deployable(d, d.candidates.front());
   if (why.empty()) return;
   d.deployable = false;
+  d.lead_kind = "no-deployment";
   bool restricted = !d.query.engines.empty();
   d.lead.push_back(fmt::format("none {}: {} runs here {}", restricted ? fmt::format("among the engines asked for ({})", fmt::join(d.query.engines, ", "))
                                                                                : "on this machine",
@@ -65,10 +53,10 @@ void restriction_lead(Deliberation& d) {
     Fitted fitted{d.calibration, d.quality_model};
     Deliberation other = deliberate(d.graph, all, &fitted);
     if (!other.candidates.empty() && other.deployable && rule_util::fits(other.candidates.front()))
-      d.lead.push_back(fmt::format("what runs well: {} (--engine {})", describe(other.candidates.front()),
+      d.lead.push_back(fmt::format("what runs well: {} (--engine {})", rule_util::describe_candidate(other.candidates.front()),
                                    other.candidates.front().engine ? other.candidates.front().engine->id : "any"));
   }
-  if (takes_more_parts(d.query.accelerator)) {  // the fewest GPUs at which a mainline path fits; the best-ranked at that count
+  if (rule_util::takes_more_parts(d.query.accelerator)) {  // the fewest GPUs at which a mainline path fits; the best-ranked at that count
     const Candidate* best = nullptr;
     int fewest = 0;  // the fewest GPUs; at that count the release, then the best estimate
     for (const auto& c : d.candidates) {
@@ -81,7 +69,7 @@ void restriction_lead(Deliberation& d) {
         fewest = n;
       }
     }
-    if (best) d.lead.push_back(fmt::format("with --count {}: {} fits", fewest, describe(*best)));
+    if (best) d.lead.push_back(fmt::format("with --count {}: {} fits", fewest, rule_util::describe_candidate(*best)));
   }
 }
 

@@ -88,7 +88,7 @@ void sizing_lever(Deliberation& d) {
                                   "({:.4g} bpw): no size lever is needed; choose by precision (Q8_0 or F16)", engine, ceiling));
   else if (!smallest || bpw < floor_bpw)
     d.notes.push_back(fmt::format("Rule 5 — not even the smallest GGUF type{} fits{} at this context and batch: no size lever; "
-                                  "see the --count note", smallest ? fmt::format(" ({}, {:g} bpw)", smallest->id, floor_bpw) : "", engine));
+                                  "the answer's lead says what would fit", smallest ? fmt::format(" ({}, {:g} bpw)", smallest->id, floor_bpw) : "", engine));
   else {
     // The largest named GGUF type at or under that size: a file publishers make. A budget between the named
     // types exists only in a pull request; a technique record says which.

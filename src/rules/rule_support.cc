@@ -264,6 +264,22 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
 
 bool fits(const Candidate& c) { return !c.memory || c.memory->fits; }
 
+std::string describe_candidate(const Candidate& c) {
+  std::string where = !c.memory                  ? ""
+                      : c.memory->fit == "slow"  ? " partly in system RAM, slow"
+                      : c.memory->placement      ? " partly in system RAM"
+                      : c.memory->fit == "tight" ? " (tight)"
+                                                 : "";
+  double tok = c.memory ? (c.memory->forecast_tok_s > 0 ? c.memory->forecast_tok_s : c.memory->decode_tok_s) : 0;
+  return fmt::format("{} on {}{}{}, {}", c.format->id, c.engine ? c.engine->id : "-", where, tok > 0 ? fmt::format(", ~{:.0f} tok/s", tok) : "",
+                     c.quality.short_text);
+}
+
+bool takes_more_parts(const Record* accelerator) {
+  std::string market = accelerator ? accelerator->str("market") : "";
+  return market == "consumer" || market == "workstation" || market == "datacenter" || market == "cloud";
+}
+
 bool broken(const Candidate& c) { return c.quality.known && !c.quality.reference && c.quality.total() >= broken_threshold(); }
 
 bool has_blocker(const Candidate& c) {

@@ -64,6 +64,7 @@ struct Candidate {
   std::string release;                // a published checkpoint in this format, when one is recorded
   bool release_official = false;      // published by the model's own publisher
   int rank_tier = 0;                  // lower ranks first; set by the ranking rules
+  int row = 0;                        // the table row it shares with its alike neighbours (assign_rows, rows.cc)
   bool contested() const { return !conflicts.empty(); }
 };
 
@@ -84,7 +85,9 @@ struct Deliberation {
   std::vector<std::string> tradeoffs;  // the best full-GPU answer beside the best one partly in system RAM
   mutable std::shared_ptr<const Calibration> calibration;  // fitted on first use (forecasts)
   mutable std::shared_ptr<const QualityModel> quality_model;  // fitted on first use (quality estimates)
-  std::vector<std::string> lead;  // what the answer says first: why #1 is no deployment, and what runs well (restriction_lead)
+  std::vector<std::string> lead;  // what the answer says first: nothing fits and what would (nothing_fits_lead), or why #1 is
+                                  // no deployment and what runs well (restriction_lead)
+  std::string lead_kind;          // "nothing-fits" | "no-deployment" | "" (no lead)
   bool deployable = true;         // false: #1 is an experimental path, a broken format or an up-cast (recommend exits 1)
 };
 

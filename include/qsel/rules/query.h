@@ -39,6 +39,7 @@ struct Query {
   std::string spec_decode = "none";     // none | draft | mtp | ngram
   bool prefix_caching = false;
   std::vector<std::string> extra_flags; // --flag key[=value]: serving facts qsel cannot observe
+  bool suggest = true;                  // leads that ask again with a change (nothing fits: what would); off in those asks
 
   // Flags that record selectors test (gotcha applies.flags, kernel_selection flags).
   std::set<std::string> flags() const;

@@ -101,6 +101,13 @@ bool broken(const Candidate& c);
 // It carries a blocker that no flag condition narrows.
 bool has_blocker(const Candidate& c);
 
+// Parts a user adds more of (market consumer, workstation, datacenter, cloud): not laptops,
+// SoCs, unified-memory machines or edge modules, for which "--count N" is no advice.
+bool takes_more_parts(const Record* accelerator);
+
+// One line for a candidate an answer's lead names: format on engine, where it sits, speed, cost.
+std::string describe_candidate(const Candidate& c);
+
 // Does a flag list hold for the query? Unknown flags make it conditional: `condition` names them.
 bool flags_hold(const nlohmann::json& flags, const Query& q, std::string* condition);
 

@@ -41,9 +41,11 @@ void apply_releases(Deliberation& d);
 void compute_memory(Deliberation& d);
 void fit_hints(Deliberation& d);    // after ranking: when nothing fits, the --count that would
 void floor_hints(Deliberation& d);  // after ranking: when #1 is broken, what would change it
-void tradeoff_notes(Deliberation& d);
-void restriction_lead(Deliberation& d);  // after ranking: #1 is no deployment — say so first, and what runs well  // after ranking: the best full-GPU answer beside the best offload one
+void tradeoff_notes(Deliberation& d);  // after ranking: the best full-GPU answer beside the best offload one
+void restriction_lead(Deliberation& d);  // after ranking: #1 is no deployment — say so first, and what runs well
+void nothing_fits_lead(Deliberation& d);  // after ranking: nothing fits — say so first, and the smallest changes that fit
 void rank_candidates(Deliberation& d);
+void assign_rows(Deliberation& d);  // after ranking: which candidates share a table row (rows.cc)
 void backend_builds(Deliberation& d);  // after ranking: the build of each candidate's backend (engines compiled per backend)
 // The decision table's step names (docs/ranking.md): part "eligibility" or "tie-breaks".
 std::vector<std::string> ranking_step_names(const std::string& part);
