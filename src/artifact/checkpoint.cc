@@ -242,6 +242,7 @@ Checkpoint read_checkpoint_tree(const FileTree& t, ReadLimits limits) {
     throw UsageError(fmt::format("{}: {} shard files; qsel reads at most {}{}", index.index.empty() ? t.root() : index.index, index.files.size(),
                                  limits.shards, limits.network ? " over the network (a request or two each)" : ""));
   Reading r(limits);
+  t.prefetch(index.files);
   for (const auto& f : index.files) add_safetensors(*t.open(f), c, r);
   check_index(index, r, c);
   if (!index.files.empty()) {

@@ -56,10 +56,11 @@ int create_temp(int dir, const std::string& name, const char* tag, std::string* 
 
 // The write itself, in the folder `dir`: a temporary file given `text` and `mode` (and
 // `owner` when the process may), flushed, checked by `last_look`, renamed over `name`,
-// and the folder flushed so the rename survives a crash.
+// and the folder flushed so the rename survives a crash (without `flush`, neither is
+// flushed: the path still holds the old text or the new while the system runs).
 template <typename LastLook>
 WriteOutcome replace_in(int dir, const std::string& name, std::string_view text, const char* tag, mode_t mode, const struct stat* owner,
-                        LastLook last_look) {
+                        LastLook last_look, bool flush = true) {
   std::string tmp;
   int fd = create_temp(dir, name, tag, &tmp);
   if (fd < 0) return failed(WriteOutcome::Failed, fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
@@ -79,11 +80,11 @@ WriteOutcome replace_in(int dir, const std::string& name, std::string_view text,
   if (owner && ::fchown(fd, owner->st_uid, owner->st_gid) != 0) {
     // Not the owner: the new file keeps ours; the mode above still matches.
   }
-  if (::fsync(fd) != 0) return fail_errno("cannot flush to disk");
+  if (flush && ::fsync(fd) != 0) return fail_errno("cannot flush to disk");
   if (WriteOutcome late = last_look(); !late) return fail(late.code, late.why);
   if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) return fail_errno("cannot replace it");
   ::close(fd);
-  ::fsync(dir);  // the rename itself survives a crash
+  if (flush) ::fsync(dir);  // the rename itself survives a crash
   return {};
 }
 
@@ -124,8 +125,9 @@ WriteOutcome try_write_file_atomic(const std::string& given, std::string_view te
   return out;
 }
 
-WriteOutcome try_write_file_atomic_at(int dir_fd, const std::string& name, std::string_view text, unsigned mode, const char* temp_tag) {
-  return replace_in(dir_fd, name, text, temp_tag, static_cast<mode_t>(mode), nullptr, []() -> WriteOutcome { return {}; });
+WriteOutcome try_write_file_atomic_at(int dir_fd, const std::string& name, std::string_view text, unsigned mode, const char* temp_tag,
+                                      bool flush) {
+  return replace_in(dir_fd, name, text, temp_tag, static_cast<mode_t>(mode), nullptr, []() -> WriteOutcome { return {}; }, flush);
 }
 
 void write_file_atomic(const std::string& path, std::string_view text, const AtomicWrite& options) {

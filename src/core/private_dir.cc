@@ -136,7 +136,7 @@ std::optional<std::string> PrivateDir::read(const std::vector<std::string>& path
   return out;
 }
 
-bool PrivateDir::write(const std::vector<std::string>& path, std::string_view bytes, std::string* why) const {
+bool PrivateDir::write(const std::vector<std::string>& path, std::string_view bytes, std::string* why, bool flush) const {
   why->clear();
   if (!usable() || path.empty()) {
     *why = why_;
@@ -149,7 +149,7 @@ bool PrivateDir::write(const std::vector<std::string>& path, std::string_view by
     }
   int dir = open_folder(path, path.size() - 1, true, why);
   if (dir < 0) return false;
-  WriteOutcome out = try_write_file_atomic_at(dir, path.back(), bytes, 0600);
+  WriteOutcome out = try_write_file_atomic_at(dir, path.back(), bytes, 0600, "qsel", flush);
   ::close(dir);
   if (!out) *why = fmt::format("{}: {}", shown(path), out.why);
   return static_cast<bool>(out);

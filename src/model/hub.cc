@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -35,6 +37,10 @@ constexpr std::size_t kMaxListing = 32 << 20;        // the file list of a repos
 constexpr std::size_t kMaxFiles = 100000;
 constexpr std::uint64_t kFirstRange = 256 << 10;     // most safetensors headers fit; a GGUF header grows from here
 constexpr std::uint64_t kHeaderBudget = 128ull << 20;  // what qsel reads of one remote file (safetensors allows 100 MB)
+// Files whose first Range is read ahead together: the shards qsel reads over the
+// network (ReadLimits::remote), so at most 1,024 x 256 KiB ahead of the readers.
+constexpr std::size_t kMaxPrefetch = 1024;
+constexpr std::size_t kConnections = 8;
 
 long now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -77,17 +83,43 @@ struct Hub::Impl {
   }
 
   // ---- requests -----------------------------------------------------------
-  HttpResponse get(HttpRequest rq, const std::string& label) {
-    if (same_origin(rq.url, s().endpoint)) {  // credentials go to the Hub only
+  // Credentials go to the Hub only.
+  HttpRequest authorised(HttpRequest rq) const {
+    if (same_origin(rq.url, s().endpoint)) {
       if (!s().token_problem.empty()) throw UsageError(s().token_problem);
       if (!s().token.empty()) rq.bearer = s().token;
       else if (rq.user.empty() && rq.password.empty()) rq.user = s().user, rq.password = s().password;
     }
+    return rq;
+  }
+
+  HttpOptions options() const {
     HttpOptions o = s().http;
     o.deadline = deadline;
     o.deadline_s = s().deadline_s;
-    bool tty = s().progress && isatty(STDERR_FILENO);
-    if (tty)
+    return o;
+  }
+
+  bool draw_progress() const { return s().progress && isatty(STDERR_FILENO); }
+
+  // First Ranges read ahead by prefetch(), by URL and range, until a reader asks for them.
+  struct Ahead {
+    std::optional<HttpResponse> response;
+    std::exception_ptr error;
+  };
+  std::map<std::tuple<std::string, std::uint64_t, std::uint64_t>, Ahead> ahead;
+
+  HttpResponse get(HttpRequest rq, const std::string& label) {
+    if (rq.range && rq.if_range.empty() && rq.if_none_match.empty() && !ahead.empty())
+      if (auto it = ahead.find({rq.url, rq.range->first, rq.range->second}); it != ahead.end()) {
+        Ahead a = std::move(it->second);
+        ahead.erase(it);
+        if (a.error) std::rethrow_exception(a.error);
+        return std::move(*a.response);
+      }
+    rq = authorised(std::move(rq));
+    HttpOptions o = options();
+    if (draw_progress())
       o.progress = [label](std::uint64_t got, std::uint64_t total, bool done) {
         if (done) std::fputs("\r\033[K", stderr);
         else std::fprintf(stderr, "\r\033[Kqsel: reading %s … %s%s", printable(label).c_str(), human_bytes(got).c_str(),
@@ -203,6 +235,60 @@ struct Hub::Impl {
   }
 
   // ---- files --------------------------------------------------------------
+  // The first Range of each file a reader will open (what RemoteFile's first
+  // read asks for), asked for all at once, at most 8 at a time; kept for get().
+  // A file the cache holds is not asked for; an error waits for the reader of
+  // its file, so what fails first in the files' order is what is reported.
+  void prefetch(const HubRepo& r, const std::vector<std::string>& files) {
+    if (s().offline || files.size() < 2 || files.size() > kMaxPrefetch) return;
+    std::vector<HttpRequest> rqs;
+    std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t>> keys;
+    for (const auto& name : files) {
+      const HubFile* f = r.find(name);
+      if (!f || (f->size > 0 && f->size < 8)) continue;  // not opened, or too short to hold a header length
+      HubCache::Path blob = cache.file_path(r.repo, r.sha, f->path);
+      if (auto meta = cache.meta(HubCache::meta_of(blob)); meta && meta->size > 0 && (f->size == 0 || f->size == meta->size)) continue;
+      HttpRequest rq;
+      rq.url = hub.file_url(r, f->path);
+      rq.range = {0, (f->size > 0 ? std::min(kFirstRange, f->size) : kFirstRange) - 1};
+      rq.max_bytes = static_cast<std::size_t>(kHeaderBudget);
+      std::tuple<std::string, std::uint64_t, std::uint64_t> key{rq.url, rq.range->first, rq.range->second};
+      if (ahead.count(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      rqs.push_back(authorised(std::move(rq)));
+      keys.push_back(std::move(key));
+    }
+    if (rqs.size() < 2) return;
+    HttpManyProgress progress;
+    auto started = Clock::now();
+    auto drawn = started - std::chrono::seconds(1);
+    bool drew = false;
+    if (draw_progress())
+      progress = [&](std::size_t done, std::size_t total, std::uint64_t bytes) {
+        auto now = Clock::now();
+        if (done < total && now - drawn < std::chrono::milliseconds(100)) return;
+        drawn = now;
+        drew = true;
+        std::fprintf(stderr, "\r\033[Kqsel: reading headers: %zu/%zu files, %s, %.1f s", done, total, human_bytes(bytes).c_str(),
+                     std::chrono::duration<double>(now - started).count());
+        std::fflush(stderr);
+      };
+    hub.requests_ += static_cast<int>(rqs.size());
+    std::vector<HttpResult> got;
+    try {
+      got = http_get_many(rqs, options(), kConnections, progress);
+    } catch (...) {
+      if (drew) std::fputs("\r\033[K", stderr);
+      throw;
+    }
+    if (drew) {
+      std::fputs("\r\033[K", stderr);
+      std::fflush(stderr);
+    }
+    spdlog::info("hub: {}: the first {} of {} files read ahead in {} ms", r.repo, human_bytes(kFirstRange), rqs.size(),
+                 std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count());
+    for (std::size_t i = 0; i < got.size(); ++i) ahead[keys[i]] = Ahead{std::move(got[i].response), got[i].error};
+  }
+
   std::string small_file(const HubRepo& r, const std::string& path, std::size_t cap) {
     HubCache::Path blob = cache.file_path(r.repo, r.sha, path);
     if (auto meta = cache.meta(HubCache::meta_of(blob)); meta && meta->complete)
@@ -347,6 +433,8 @@ std::string Hub::small_file(const HubRepo& r, const std::string& path, std::size
   return impl_->small_file(r, path, cap);
 }
 
+void Hub::prefetch(const HubRepo& r, const std::vector<std::string>& files) { impl_->prefetch(r, files); }
+
 std::unique_ptr<ByteSource> Hub::open(const HubRepo& r, const HubFile& f) {
   return std::make_unique<RemoteFile>(*impl_, file_url(r, f.path), fmt::format("{}/{}", r.repo, f.path), impl_->cache.file_path(r.repo, r.sha, f.path),
                                       r.repo, f.size);
@@ -378,6 +466,8 @@ std::string HubTree::read_text(const std::string& file, std::size_t cap, std::st
     throw UsageError(fmt::format("{}: file is {} bytes; a {} may be at most {} bytes", name(file), f->size, what, cap));
   return hub_.small_file(repo_, file, cap, what);
 }
+
+void HubTree::prefetch(const std::vector<std::string>& files) const { hub_.prefetch(repo_, files); }
 
 std::unique_ptr<ByteSource> HubTree::open(const std::string& file) const {
   const HubFile* f = repo_.find(file);

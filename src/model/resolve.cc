@@ -32,6 +32,7 @@ std::vector<std::string> one_gguf(const HubRepo& r, std::vector<std::string> fil
 Checkpoint read_ggufs(Hub& hub, const HubRepo& r, const std::vector<std::string>& files) {
   std::vector<std::unique_ptr<ByteSource>> open;
   std::vector<const ByteSource*> parts;
+  hub.prefetch(r, files);  // the parts of a split file, read ahead together
   for (const auto& f : files) {
     const HubFile* hf = r.find(f);
     if (!hf) throw UsageError(fmt::format("{}: no file {} in the repository at {}", r.repo, quote_value(f), r.revision));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <thread>
 
@@ -187,19 +188,34 @@ long ms_left(const HttpOptions& o) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(o.deadline - Clock::now()).count();
 }
 
-// One attempt. Returns the curl result; the response is in `t`.
-CURLcode attempt(const HttpRequest& rq, const std::string& url, const HttpOptions& o, long timeout_ms, Transfer& t) {
-  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) throw UsageError("cannot initialise libcurl");
-  CURL* c = curl.get();
+// One attempt's easy handle, with what it points at: the transfer its callbacks
+// fill, the Range text and the header list. Held by pointer: libcurl keeps
+// pointers into it until the handle is cleaned up.
+struct Attempt {
+  std::unique_ptr<CURL, CurlDeleter> curl;
+  std::unique_ptr<curl_slist, SlistDeleter> headers;
+  std::string range;
+  Transfer t;
+};
+
+// The easy handle for one attempt, set up but not started.
+std::unique_ptr<Attempt> start_attempt(const HttpRequest& rq, const HttpOptions& o, long timeout_ms) {
+  auto a = std::make_unique<Attempt>();
+  a->curl.reset(curl_easy_init());
+  if (!a->curl) throw UsageError("cannot initialise libcurl");
+  CURL* c = a->curl.get();
+  Transfer& t = a->t;
+  t.request = &rq;
+  t.options = &o;
   t.curl = c;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_URL, rq.url.c_str());
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, t.error);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(c, CURLOPT_MAXREDIRS, static_cast<long>(o.max_redirects));
+  curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));  // HTTP/2 where a TLS server offers it
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o.connect_timeout_s);
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, o.min_bytes_per_s);
@@ -217,10 +233,9 @@ CURLcode attempt(const HttpRequest& rq, const std::string& url, const HttpOption
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
-  std::string range;
   if (rq.range) {
-    range = fmt::format("{}-{}", rq.range->first, rq.range->second);
-    curl_easy_setopt(c, CURLOPT_RANGE, range.c_str());
+    a->range = fmt::format("{}-{}", rq.range->first, rq.range->second);
+    curl_easy_setopt(c, CURLOPT_RANGE, a->range.c_str());
   } else {
     curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(rq.max_bytes));
   }
@@ -236,14 +251,17 @@ CURLcode attempt(const HttpRequest& rq, const std::string& url, const HttpOption
   curl_slist* list = nullptr;
   if (!rq.if_none_match.empty()) list = curl_slist_append(list, ("If-None-Match: " + rq.if_none_match).c_str());
   if (!rq.if_range.empty()) list = curl_slist_append(list, ("If-Range: " + rq.if_range).c_str());
-  std::unique_ptr<curl_slist, SlistDeleter> headers(list);
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-  CURLcode rc = curl_easy_perform(c);
-  t.response.status = status_of(c);
+  a->headers.reset(list);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, a->headers.get());
+  return a;
+}
+
+// After the transfer: the status and where the body came from.
+void end_attempt(Attempt& a) {
+  a.t.response.status = status_of(a.curl.get());
   char* where = nullptr;
-  if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &where) == CURLE_OK && where) t.response.url = redact_url(where);
-  t.curl = nullptr;
-  return rc;
+  if (curl_easy_getinfo(a.curl.get(), CURLINFO_EFFECTIVE_URL, &where) == CURLE_OK && where) a.t.response.url = redact_url(where);
+  a.t.curl = nullptr;
 }
 
 bool retryable_status(long s) { return s == 429 || s == 500 || s == 502 || s == 503 || s == 504; }
@@ -305,67 +323,244 @@ std::string HttpResponse::header(const std::string& lower_name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
-HttpResponse http_get(const HttpRequest& request, const HttpOptions& o) {
+namespace {
+
+// A request as sent: a URL's user:password@ moved beside it (it authenticates
+// the request and is never shown), every header value checked.
+struct Prepared {
+  HttpRequest rq;
+  std::string shown;  // the URL without credentials, for messages
+};
+
+Prepared prepare(const HttpRequest& request) {
   init_once();
-  // A URL's user:password@ authenticates the request and is never shown.
-  HttpRequest rq = request;
-  std::string shown = redact_url(rq.url);
+  Prepared p{request, redact_url(request.url)};
+  HttpRequest& rq = p.rq;
   if (auto u = parse_url(rq.url); u && (!u->user.empty() || !u->password.empty())) {
     if (rq.user.empty() && rq.password.empty()) rq.user = u->user, rq.password = u->password;
     rq.url = u->shown;
   }
-  check_header_value(shown, "If-None-Match", rq.if_none_match);
-  check_header_value(shown, "If-Range", rq.if_range);
-  check_header_value(shown, "bearer token", rq.bearer);
+  check_header_value(p.shown, "If-None-Match", rq.if_none_match);
+  check_header_value(p.shown, "If-Range", rq.if_range);
+  check_header_value(p.shown, "bearer token", rq.bearer);
+  return p;
+}
+
+[[noreturn]] void out_of_time(const std::string& shown, const HttpOptions& o) {
+  throw UsageError(fmt::format("{}: no answer in time: the {} s qsel gives one command on the network ran out", shown, o.deadline_s));
+}
+
+// What an ended attempt means: the answer, or a wait before the next attempt
+// (`waited_ms` holds the Retry-After and backoff waits for this answer so far);
+// a UsageError when it is neither.
+struct Next {
+  std::optional<HttpResponse> answer;
+  long wait_ms = 0;
+};
+
+Next decide(CURLcode rc, Attempt& a, const Prepared& p, const HttpOptions& o, int n, long timeout_ms, long& waited_ms) {
+  const HttpRequest& rq = p.rq;
+  const std::string& shown = p.shown;
+  Transfer& t = a.t;
+  HttpResponse& r = t.response;
+  if (t.over_cap)
+    throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", shown, rq.max_bytes));
+  if (t.kept_prefix) {  // a server that ignored the Range: the prefix is what was asked for
+    r.body.erase(0, static_cast<std::size_t>(rq.range->first));
+    r.total_size = total_size_of(r);
+    spdlog::debug("http: {} ignored the Range; kept the first {} bytes", shown, t.keep);
+    return {std::move(r), 0};
+  }
+  bool last = n >= o.attempts;
+  if (rc == CURLE_OK && retryable_status(r.status) && !last) {
+    long wait = retry_after_s(r);
+    if (wait > o.max_retry_after_s)
+      throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s; try again later", shown, r.status, wait));
+    long backoff_ms = wait >= 0 ? wait * 1000 : 500L << (n - 1);
+    if (wait >= 0 && waited_ms + backoff_ms > o.max_retry_after_s * 1000)  // three waits of 30 s were 90 s
+      throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s more, past the {} s qsel waits for one answer; try again later",
+                                   shown, r.status, wait, o.max_retry_after_s));
+    if (backoff_ms >= ms_left(o))
+      throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s, past the {}; try again later", shown, r.status,
+                                   (backoff_ms + 999) / 1000, time_left_words(o)));
+    spdlog::info("http: {} answered {}; retrying in {} ms (attempt {} of {})", shown, r.status, backoff_ms, n + 1, o.attempts);
+    waited_ms += backoff_ms;
+    return {std::nullopt, backoff_ms};
+  }
+  if (retryable_error(rc, t) && !last && (500L << (n - 1)) < ms_left(o)) {
+    spdlog::info("http: {}: {}; retrying (attempt {} of {})", shown, curl_easy_strerror(rc), n + 1, o.attempts);
+    return {std::nullopt, 500L << (n - 1)};
+  }
+  if (rc != CURLE_OK) fail(rc, t, shown, rq, o, n, timeout_ms < o.total_timeout_s * 1000);
+  r.ranged = r.status == 206;
+  r.total_size = total_size_of(r);
+  spdlog::debug("http: GET {}{} -> {} ({} bytes)", shown, rq.range ? fmt::format(" [{}-{}]", rq.range->first, rq.range->second) : "",
+                r.status, r.body.size());
+  return {std::move(r), 0};
+}
+
+struct MultiDeleter {
+  void operator()(CURLM* m) const { curl_multi_cleanup(m); }
+};
+
+}  // namespace
+
+HttpResponse http_get(const HttpRequest& request, const HttpOptions& o) {
+  Prepared p = prepare(request);
   long waited_ms = 0;  // Retry-After and backoff waits for this one answer
   for (int n = 1;; ++n) {
     long left = ms_left(o);
-    if (left <= 0)
-      throw UsageError(fmt::format("{}: no answer in time: the {} s qsel gives one command on the network ran out", shown, o.deadline_s));
+    if (left <= 0) out_of_time(p.shown, o);
     long timeout_ms = std::min(o.total_timeout_s * 1000, left);
-    Transfer t;
-    t.request = &rq;
-    t.options = &o;
-    CURLcode rc = attempt(rq, rq.url, o, timeout_ms, t);
-    if (t.reported && o.progress) o.progress(t.response.body.size(), 0, true);
-    HttpResponse& r = t.response;
-    if (t.over_cap)
-      throw UsageError(fmt::format("{}: the answer is larger than the {} bytes qsel reads from it", shown, rq.max_bytes));
-    if (t.kept_prefix) {  // a server that ignored the Range: the prefix is what was asked for
-      r.body.erase(0, static_cast<std::size_t>(rq.range->first));
-      r.total_size = total_size_of(r);
-      spdlog::debug("http: {} ignored the Range; kept the first {} bytes", shown, t.keep);
-      return std::move(r);
-    }
-    bool last = n >= o.attempts;
-    if (rc == CURLE_OK && retryable_status(r.status) && !last) {
-      long wait = retry_after_s(r);
-      if (wait > o.max_retry_after_s)
-        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s; try again later", shown, r.status, wait));
-      long backoff_ms = wait >= 0 ? wait * 1000 : 500L << (n - 1);
-      if (wait >= 0 && waited_ms + backoff_ms > o.max_retry_after_s * 1000)  // three waits of 30 s were 90 s
-        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s more, past the {} s qsel waits for one answer; try again later",
-                                     shown, r.status, wait, o.max_retry_after_s));
-      if (backoff_ms >= ms_left(o))
-        throw UsageError(fmt::format("{}: HTTP {}: the server asks to retry after {} s, past the {}; try again later", shown, r.status,
-                                     (backoff_ms + 999) / 1000, time_left_words(o)));
-      spdlog::info("http: {} answered {}; retrying in {} ms (attempt {} of {})", shown, r.status, backoff_ms, n + 1, o.attempts);
-      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-      waited_ms += backoff_ms;
-      continue;
-    }
-    if (retryable_error(rc, t) && !last && (500L << (n - 1)) < ms_left(o)) {
-      spdlog::info("http: {}: {}; retrying (attempt {} of {})", shown, curl_easy_strerror(rc), n + 1, o.attempts);
-      std::this_thread::sleep_for(std::chrono::milliseconds(500L << (n - 1)));
-      continue;
-    }
-    if (rc != CURLE_OK) fail(rc, t, shown, rq, o, n, timeout_ms < o.total_timeout_s * 1000);
-    r.ranged = r.status == 206;
-    r.total_size = total_size_of(r);
-    spdlog::debug("http: GET {}{} -> {} ({} bytes)", shown, rq.range ? fmt::format(" [{}-{}]", rq.range->first, rq.range->second) : "",
-                  r.status, r.body.size());
-    return std::move(r);
+    auto a = start_attempt(p.rq, o, timeout_ms);
+    CURLcode rc = curl_easy_perform(a->curl.get());
+    end_attempt(*a);
+    if (a->t.reported && o.progress) o.progress(a->t.response.body.size(), 0, true);
+    Next next = decide(rc, *a, p, o, n, timeout_ms, waited_ms);
+    if (next.answer) return std::move(*next.answer);
+    std::this_thread::sleep_for(std::chrono::milliseconds(next.wait_ms));
   }
+}
+
+std::vector<HttpResult> http_get_many(const std::vector<HttpRequest>& requests, const HttpOptions& options, std::size_t connections,
+                                      const HttpManyProgress& progress) {
+  const std::size_t total = requests.size();
+  std::vector<HttpResult> out(total);
+  if (total == 0) return out;
+  init_once();
+  HttpOptions o = options;
+  o.progress = nullptr;  // one progress for all: `progress`
+  const std::size_t slots = std::clamp<std::size_t>(connections, 1, 64);
+
+  struct Job {
+    Prepared p;
+    int n = 0;            // attempts started
+    long waited_ms = 0;   // Retry-After and backoff waits for this answer
+    long timeout_ms = 0;  // of the attempt in flight
+    Clock::time_point due;
+    std::unique_ptr<Attempt> a;
+  };
+  std::vector<Job> jobs(total);
+  std::deque<std::size_t> ready;               // to start now, in order
+  std::vector<std::size_t> waiting;            // to start at their `due` (a retry)
+  std::map<CURL*, std::size_t> running;
+  std::size_t done = 0;
+  std::uint64_t bytes_done = 0;
+  for (std::size_t i = 0; i < total; ++i) {
+    try {
+      jobs[i].p = prepare(requests[i]);
+      ready.push_back(i);
+    } catch (...) {
+      out[i].error = std::current_exception();
+      ++done;
+    }
+  }
+  std::unique_ptr<CURLM, MultiDeleter> multi(curl_multi_init());
+  if (!multi) throw UsageError("cannot initialise libcurl");
+  CURLM* m = multi.get();
+  curl_multi_setopt(m, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(slots));
+  curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(slots));
+
+  auto bytes_now = [&] {
+    std::uint64_t b = bytes_done;
+    for (const auto& [easy, i] : running) b += jobs[i].a->t.response.body.size();
+    return b;
+  };
+  auto report = [&] {
+    if (progress) progress(done, total, bytes_now());
+  };
+  // Every handle still in the multi handle leaves it before the handles are cleaned up.
+  struct Detach {
+    CURLM* m;
+    std::map<CURL*, std::size_t>& running;
+    ~Detach() {
+      for (const auto& [easy, i] : running) curl_multi_remove_handle(m, easy);
+    }
+  } detach{m, running};
+
+  auto last_report = Clock::now();
+  report();
+  while (done < total) {
+    auto now = Clock::now();
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      if (jobs[*it].due <= now) {
+        ready.push_back(*it);
+        it = waiting.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    while (running.size() < slots && !ready.empty()) {
+      std::size_t i = ready.front();
+      ready.pop_front();
+      Job& j = jobs[i];
+      try {
+        long left = ms_left(o);
+        if (left <= 0) out_of_time(j.p.shown, o);
+        j.n++;
+        j.timeout_ms = std::min(o.total_timeout_s * 1000, left);
+        j.a = start_attempt(j.p.rq, o, j.timeout_ms);
+      } catch (...) {
+        out[i].error = std::current_exception();
+        ++done;
+        continue;
+      }
+      if (curl_multi_add_handle(m, j.a->curl.get()) != CURLM_OK) {
+        out[i].error = std::make_exception_ptr(UsageError(fmt::format("{}: libcurl could not start the request", j.p.shown)));
+        j.a.reset();
+        ++done;
+        continue;
+      }
+      running.emplace(j.a->curl.get(), i);
+    }
+    int still = 0;
+    if (CURLMcode mc = curl_multi_perform(m, &still); mc != CURLM_OK)
+      throw UsageError(fmt::format("libcurl: {}", curl_multi_strerror(mc)));
+    int queued = 0;
+    bool ended = false;
+    while (CURLMsg* msg = curl_multi_info_read(m, &queued)) {
+      if (msg->msg != CURLMSG_DONE) continue;
+      CURL* easy = msg->easy_handle;
+      CURLcode rc = msg->data.result;  // msg is gone once the handle leaves
+      auto it = running.find(easy);
+      if (it == running.end()) continue;
+      std::size_t i = it->second;
+      running.erase(it);
+      curl_multi_remove_handle(m, easy);
+      Job& j = jobs[i];
+      end_attempt(*j.a);
+      try {
+        Next next = decide(rc, *j.a, j.p, o, j.n, j.timeout_ms, j.waited_ms);
+        if (next.answer) {
+          bytes_done += next.answer->body.size();
+          out[i].response = std::move(next.answer);
+          ++done;
+        } else {
+          j.due = Clock::now() + std::chrono::milliseconds(next.wait_ms);
+          waiting.push_back(i);
+        }
+      } catch (...) {
+        out[i].error = std::current_exception();
+        ++done;
+      }
+      j.a.reset();
+      ended = true;
+    }
+    now = Clock::now();
+    if (ended || now - last_report >= std::chrono::milliseconds(100)) {
+      report();
+      last_report = now;
+    }
+    if (done == total) break;
+    // Wake for the network, the next retry that falls due, or the next progress report.
+    long wait_ms = 100;
+    if (!ready.empty() && running.size() < slots) wait_ms = 0;
+    for (std::size_t i : waiting)
+      wait_ms = std::min<long>(wait_ms, std::max<long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(jobs[i].due - now).count()));
+    if (wait_ms > 0) curl_multi_poll(m, nullptr, 0, static_cast<int>(wait_ms), nullptr);
+  }
+  return out;
 }
 
 }  // namespace qsel

@@ -3,7 +3,12 @@
 // Hub's refusals as one line that says what to do.
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -14,6 +19,7 @@
 #include "qsel/core/errors.h"
 #include "qsel/model/hub.h"
 #include "qsel/model/resolve.h"
+#include "support/checkpoints.h"
 #include "support/hub_fixtures.h"
 
 using namespace qsel;
@@ -313,4 +319,145 @@ TEST_CASE("hub: one deadline for the whole command, across requests and retries"
   auto t0 = std::chrono::steady_clock::now();
   CHECK_THROWS_WITH(Hub(h).repo("test/storm", "main"), Contains("retry after 20 s, past the"));
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+}
+
+namespace {
+
+// A tree that reads as the Hub did before issue 42: one file after another.
+class OneAtATime final : public FileTree {
+ public:
+  explicit OneAtATime(const HubTree& t) : t_(t) {}
+  std::string root() const override { return t_.root(); }
+  std::string name(const std::string& f) const override { return t_.name(f); }
+  bool has(const std::string& f) const override { return t_.has(f); }
+  std::vector<std::string> files_with_ext(std::string_view ext) const override { return t_.files_with_ext(ext); }
+  std::string read_text(const std::string& f, std::size_t cap, std::string_view what) const override { return t_.read_text(f, cap, what); }
+  std::unique_ptr<ByteSource> open(const std::string& f) const override { return t_.open(f); }
+
+ private:
+  const HubTree& t_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("hub: 104 shards at 50 ms a request are read in under 5 s, 8 at a time, the answer the serial read gives (11-14 s)",
+          "[model][hub]") {
+  test::HubServer s;
+  test::serve_sharded(s, "shardco/shards-104", 104);
+  s.set_delay_ms(50);  // every request: the file list, config.json, the index, and each shard's resolve and its redirect
+  test::TempDir d;
+  HubSettings h = hub_settings(s, d);
+  auto t0 = std::chrono::steady_clock::now();
+  ModelFiles f = read_model_files("shardco/shards-104", h);
+  double seconds = seconds_since(t0);
+  INFO(seconds << " s, " << s.requests() << " requests, at most " << s.most_concurrent() << " at once");
+#ifdef QSEL_SANITIZED_BUILD
+  CHECK(seconds < 10.0);  // ASan at -O1: the requests are the same, each costs more CPU
+#else
+  CHECK(seconds < 5.0);
+#endif
+  CHECK(s.most_concurrent() <= 8);
+  CHECK(s.most_concurrent() >= 2);
+  CHECK(s.requests() == 1 + 2 * 2 + 104 * 2);  // the list; config.json, the index and each shard's first Range, a redirect each
+  const Checkpoint& c = f.checkpoint;
+  CHECK(c.kind == "safetensors");
+  REQUIRE(c.read.size() == 2 + 104);
+  CHECK(c.read[2] == "shardco/shards-104/model-00001-of-00104.safetensors");
+  CHECK(c.read.back() == "shardco/shards-104/model-00104-of-00104.safetensors");
+  // The same answer, in the same order, as a read of one file after another (no delay: it is the answer compared, not the time).
+  s.set_delay_ms(0);
+  test::TempDir d2;
+  Hub hub(hub_settings(s, d2));
+  HubTree tree(hub, hub.repo("shardco/shards-104", "main"));
+  Checkpoint serial = read_checkpoint_tree(OneAtATime(tree), ReadLimits::remote());
+  CHECK(serial.read == c.read);
+  REQUIRE(serial.tensors.size() == c.tensors.size());
+  for (std::size_t i = 0; i < c.tensors.size(); ++i) {
+    CHECK(serial.tensors[i].name == c.tensors[i].name);
+    CHECK(serial.tensors[i].shape == c.tensors[i].shape);
+    CHECK(serial.tensors[i].bytes == c.tensors[i].bytes);
+  }
+  CHECK(serial.notes == c.notes);
+  // A second read: every header from the cache, nothing asked ahead.
+  int before = s.requests();
+  ModelFiles again = read_model_files("shardco/shards-104", h);
+  CHECK(s.requests() == before);
+  CHECK(again.checkpoint.tensors.size() == c.tensors.size());
+}
+
+TEST_CASE("hub: an error in a shard read ahead is the one the serial read reports: the first file's, in order", "[model][hub]") {
+  test::HubServer s;
+  test::serve_sharded(s, "shardco/shards-8", 8);
+  // Shard 3 and shard 6 claim headers longer than the file: shard 3 is named, as one at a time would.
+  s.add_file("shardco/shards-8", "model-00003-of-00008.safetensors", test::le64(1u << 20) + "{}", 4096);
+  s.add_file("shardco/shards-8", "model-00006-of-00008.safetensors", test::le64(1u << 20) + "{}", 4096);
+  test::TempDir d;
+  CHECK_THROWS_WITH(read_model_files("shardco/shards-8", hub_settings(s, d)), Contains("model-00003-of-00008.safetensors"));
+}
+
+namespace {
+
+// `command` under sh with a pseudo-terminal as its terminal (stdin, stdout and
+// stderr); what the terminal showed. Ends within 20 s.
+std::string run_in_pty(const std::string& command, int* code) {
+  int master = -1;
+  pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < until) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO: the terminal's last holder has gone
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::kill(pid, SIGKILL);  // only if it outlived the 20 s
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hub: one progress line on a terminal for the whole read (files done of 104), none on a pipe or with -q", "[model][hub][cli]") {
+  test::HubServer s;
+  test::serve_sharded(s, "shardco/shards-104", 104);
+  s.set_delay_ms(10);
+  auto run = [&](const std::string& flags, const std::string& redirect) {
+    test::TempDir cache;  // each run its own: a cached header is not read ahead
+    int code = -1;
+    std::string shown = run_in_pty(test::hub_env(s, cache) + QSEL_BINARY + " inspect " + flags + "shardco/shards-104" + redirect, &code);
+    CHECK(code == 0);
+    return shown;
+  };
+  std::string tty = run("", " >/dev/null");  // only stderr reaches the terminal
+  INFO(tty);
+  auto first = tty.find("qsel: reading headers: ");
+  REQUIRE(first != std::string::npos);
+  CHECK(tty.find("/104 files, ") != std::string::npos);
+  CHECK(tty.find("104/104 files, ") != std::string::npos);
+  // One line, redrawn in place: no line break from its first drawing to its clearing, which ends it.
+  auto last = tty.rfind("reading headers: ");
+  auto cleared = tty.find("\r\033[K", last);
+  REQUIRE(cleared != std::string::npos);
+  CHECK(tty.substr(first, cleared - first).find('\n') == std::string::npos);
+  CHECK(tty.find("reading headers", cleared) == std::string::npos);
+  // stderr a pipe (the terminal sees it through cat): nothing; -q on the terminal: nothing.
+  std::string piped = run("", " 2>&1 >/dev/null | cat");
+  CHECK(piped.find("reading headers") == std::string::npos);
+  CHECK(piped.find("\033[K") == std::string::npos);
+  std::string quiet = run("-q ", " >/dev/null");
+  CHECK(quiet.find("reading headers") == std::string::npos);
 }

@@ -243,3 +243,96 @@ TEST_CASE("http: Retry-After waits for one answer add up to 30 s at most (three 
   CHECK(seconds_since(t0) < 8);
   CHECK(s.requests() == 3);  // two waits of 1 s, then the third 429 is the answer
 }
+
+TEST_CASE("http: many requests at once: each answer or error is http_get's, in the order asked, 8 at a time", "[net]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  test::serve_qwen3_32b_awq(s);
+  s.set_retry_after(1);
+  HttpOptions o = quick();
+  o.attempts = 2;  // one retry: a body cut short twice is an error after 0.5 s, not 3.5 s
+  o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  o.deadline_s = 8;
+  struct Case {
+    std::string repo, file;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> range;
+    std::string error;  // empty: an answer
+  };
+  const std::vector<Case> cases = {
+      {"test/redirect-loop", "model.safetensors", std::nullopt, "more than 8 redirects"},
+      {test::kAwqRepo, "config.json", std::nullopt, ""},
+      {"test/never-ends", "model.safetensors", std::nullopt, "no answer in time: the server sent less than 1024 bytes a second for 1 s"},
+      {"test/huge-length", "config.json", std::nullopt, "larger than the 16777216 bytes"},
+      {"test/ignore-range", "model.safetensors", std::pair<std::uint64_t, std::uint64_t>{0, 99}, ""},
+      {"test/short-body", "model.safetensors", std::nullopt, "the answer stopped early after 2 attempts"},
+      {"test/header-flood", "model.safetensors", std::nullopt, "more header bytes than qsel reads (64 KiB)"},
+      {"test/http09", "model.safetensors", std::nullopt, "no HTTP status line"},
+      {"test/storm", "config.json", std::nullopt, ""},  // 429, Retry-After: 1, waited once, then the last answer
+      {test::kAwqRepo, "model-00002-of-00002.safetensors", std::pair<std::uint64_t, std::uint64_t>{0, 7}, ""},
+      {test::kAwqRepo, "no-such-file", std::nullopt, ""},  // a 404 is an answer: the caller says what it means
+  };
+  std::vector<HttpRequest> rqs;
+  for (const auto& c : cases) {
+    HttpRequest rq;
+    rq.url = resolve_url(s, c.repo, c.file);
+    rq.range = c.range;
+    rq.bearer = "hf_secret";
+    rqs.push_back(rq);
+  }
+  std::size_t last_done = 0, reports = 0;
+  bool monotone = true;
+  auto started = std::chrono::steady_clock::now();
+  auto got = http_get_many(rqs, o, 8, [&](std::size_t done, std::size_t total, std::uint64_t) {
+    monotone = monotone && done >= last_done && total == cases.size();
+    last_done = done;
+    reports++;
+  });
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  REQUIRE(got.size() == cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].repo << "/" << cases[i].file);
+    if (cases[i].error.empty()) {
+      REQUIRE(got[i].response);
+      CHECK(!got[i].error);
+      continue;
+    }
+    REQUIRE(got[i].error);
+    CHECK(!got[i].response);
+    CHECK_THROWS_WITH(std::rethrow_exception(got[i].error), Contains(cases[i].error));
+  }
+  CHECK(got[1].response->status == 200);
+  CHECK(got[4].response->body.size() == 100);
+  CHECK(got[8].response->status == 429);
+  CHECK(got[9].response->status == 206);
+  CHECK(got[9].response->body.size() == 8);
+  CHECK(got[10].response->status == 404);
+  CHECK(monotone);
+  CHECK(last_done == cases.size());
+  CHECK(reports >= 2);
+  // The token went to the first host only, as with http_get.
+  for (const auto& line : s.log())
+    if (line.find("/cdn/") != std::string::npos) CHECK(line.find("(token)") == std::string::npos);
+  CHECK(s.most_concurrent() <= 8);
+  INFO(seconds << " s");
+  CHECK(seconds >= 1.0);  // the Retry-After was honoured
+  CHECK(seconds < 6.0);   // the stalls ran side by side
+}
+
+TEST_CASE("http: many requests share the command's deadline, retries and waits included", "[net]") {
+  test::HubServer s;
+  test::serve_misbehaving(s);
+  s.set_retry_after(1);
+  HttpOptions o = quick();
+  o.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  o.deadline_s = 1;
+  std::vector<HttpRequest> rqs(12);
+  for (auto& rq : rqs) rq.url = resolve_url(s, "test/storm", "config.json");
+  auto started = std::chrono::steady_clock::now();
+  auto got = http_get_many(rqs, o, 4);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(3));
+  for (const auto& r : got) {
+    REQUIRE(r.error);
+    CHECK_THROWS_WITH(std::rethrow_exception(r.error), Contains("past the") || Contains("ran out"));
+  }
+  CHECK(http_get_many({}, o).empty());
+}

@@ -160,6 +160,25 @@ void serve_heavy(HubServer& s) {
   s.add_listed_names("test/many-ggufs", names);
 }
 
+void serve_sharded(HubServer& s, const std::string& repo, int shards) {
+  s.add_repo(repo, "dddddddddddddddddddddddddddddddddddddddd");
+  s.add_file(repo, "config.json", tiny_config().dump(2));
+  json index = {{"weight_map", json::object()}};
+  json first = json::array();
+  tiny_unquantized(first, "BF16");
+  for (int i = 0; i < shards; ++i) {
+    std::string file = fmt::format("model-{:05}-of-{:05}.safetensors", i + 1, shards);
+    json tensors = i == 0 ? first : json::array();
+    // Shapes differ from shard to shard: a mix-up between two answers changes the total.
+    std::uint64_t n = 64 * static_cast<std::uint64_t>(i + 1);
+    tensors.push_back({{"name", fmt::format("extra.{}.weight", i)}, {"dtype", "BF16"}, {"shape", {n}}, {"bytes", n * 2}});
+    for (const auto& t : tensors) index["weight_map"][t["name"].get<std::string>()] = file;
+    auto [head, size] = safetensors_header(tensors);
+    s.add_file(repo, file, head, size);
+  }
+  s.add_file(repo, "model.safetensors.index.json", index.dump());
+}
+
 HubSettings hub_settings(const HubServer& s, const TempDir& d) {
   HubSettings h;
   h.endpoint = s.endpoint();

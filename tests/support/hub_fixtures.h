@@ -26,6 +26,11 @@ void serve_misbehaving(HubServer& s);
 // Range reads), test/shards-3000 (an index of 3,000 shards), test/many-ggufs (100,000 GGUF names).
 void serve_heavy(HubServer& s);
 
+// `repo`: a tiny llama checkpoint (config.json) whose index names `shards` shards,
+// model-00001-of-000NN.safetensors…, shard i holding extra.{i}.weight of 64 x (i + 1)
+// elements (the first also the model's own tensors).
+void serve_sharded(HubServer& s, const std::string& repo, int shards);
+
 // Client settings for `s` with their own cache folder in `d` and a 1 s stall limit.
 HubSettings hub_settings(const HubServer& s, const TempDir& d);
 

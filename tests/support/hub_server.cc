@@ -204,6 +204,13 @@ void HubServer::serve(int fd) {
     std::lock_guard<std::mutex> lock(mu_);
     headers_log_.push_back(headers);
   }
+  // Requests in flight are counted while they wait: a client cannot have seen their
+  // answers yet, so it cannot have started another in their place.
+  int now = ++concurrent_;
+  for (int most = most_concurrent_.load(); now > most && !most_concurrent_.compare_exchange_weak(most, now);) {
+  }
+  for (int waited = 0; waited < delay_ms_.load() && !stop_; waited += 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  --concurrent_;
   bool sent = false;
   std::string response = answer(method, target, headers, fd, &sent);
   if (!sent) {  // logged before the answer leaves, so a client that has it sees the line

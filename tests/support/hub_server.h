@@ -57,6 +57,10 @@ class HubServer {
   std::vector<std::map<std::string, std::string>> request_headers() const;
   // Connections are accepted and never answered (a TLS handshake that never finishes).
   void set_silent(bool silent) { silent_ = silent; }
+  // Every answer waits this long before it leaves (a network's round trip); 0 unless set.
+  void set_delay_ms(int ms) { delay_ms_ = ms; }
+  // The most requests that were waiting for their answers at one time (counted during the delay).
+  int most_concurrent() const { return most_concurrent_.load(); }
   // The Retry-After a storm_429 repository asks for (20 s unless set).
   void set_retry_after(int seconds) { retry_after_s_ = seconds; }
   // The listing answers an extra sibling per name (a repository with 100,000 files).
@@ -83,6 +87,8 @@ class HubServer {
   std::atomic<bool> silent_{false};
   std::atomic<int> retry_after_s_{20};
   std::atomic<int> requests_{0};
+  std::atomic<int> delay_ms_{0};
+  std::atomic<int> concurrent_{0}, most_concurrent_{0};
   std::thread acceptor_;
   mutable std::mutex mu_;
   std::vector<std::thread> workers_;

@@ -51,6 +51,10 @@ class FileTree {
   virtual std::vector<std::string> files_with_ext(std::string_view ext) const = 0;  // top level, sorted
   virtual std::string read_text(const std::string& file, std::size_t cap, std::string_view what) const = 0;
   virtual std::unique_ptr<ByteSource> open(const std::string& file) const = 0;
+  // The files about to be opened, in order: a tree that can read their starts
+  // ahead, all at once (a Hub repository), does; the readers still open and
+  // parse them one by one, so the answer and its errors are the serial ones.
+  virtual void prefetch(const std::vector<std::string>& files) const { (void)files; }
 };
 
 // The folder reading of read_checkpoint over any tree: config.json, the

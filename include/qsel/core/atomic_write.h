@@ -35,7 +35,10 @@ void write_file_atomic(const std::string& path, std::string_view text, const Ato
 // `mode`: the temporary file is created in that folder (O_EXCL, O_NOFOLLOW) and renamed
 // over `name` there, so a link at `name` is replaced, never followed, and nothing is
 // written anywhere else whatever the folder's path has become (core/private_dir.h).
+// `flush` = false skips the two flushes to disk, for a cache whose reader checks every
+// entry: while the system runs the path holds the old text or the new; after a crash
+// an entry may be empty or cut short.
 WriteOutcome try_write_file_atomic_at(int dir_fd, const std::string& name, std::string_view text, unsigned mode = 0600,
-                                      const char* temp_tag = "qsel");
+                                      const char* temp_tag = "qsel", bool flush = true);
 
 }  // namespace qsel

@@ -39,8 +39,8 @@ class PrivateDir {
   std::optional<std::string> read(const std::vector<std::string>& path, std::size_t max_bytes, std::string* why) const;
   // Replaces the file at `path` with `bytes` (mode 0600), creating its folders 0700
   // and replacing a link or a file where a folder belongs. False, with *why, when it
-  // could not.
-  bool write(const std::vector<std::string>& path, std::string_view bytes, std::string* why) const;
+  // could not. `flush` = false: not flushed to disk (core/atomic_write.h).
+  bool write(const std::vector<std::string>& path, std::string_view bytes, std::string* why, bool flush = true) const;
 
  private:
   PrivateDir() = default;

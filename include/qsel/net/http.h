@@ -15,10 +15,12 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qsel {
 
@@ -67,5 +69,26 @@ struct HttpOptions {
 // redirect loop, a body over the cap, a body cut short after every retry, a
 // header value (a validator, a credential) holding a line break.
 HttpResponse http_get(const HttpRequest& request, const HttpOptions& options);
+
+// One request of http_get_many: its response, or the error http_get would have thrown for it.
+struct HttpResult {
+  std::optional<HttpResponse> response;
+  std::exception_ptr error;
+};
+
+// Requests finished of all, and body bytes received so far by all of them;
+// called after each request ends and about ten times a second in between.
+using HttpManyProgress = std::function<void(std::size_t done, std::size_t total, std::uint64_t bytes)>;
+
+// Several GETs at once over libcurl's multi interface: at most `connections`
+// transfers in flight (and connections open), HTTP/2 multiplexed where a TLS
+// server offers it. Each request is what http_get makes of it — the same caps,
+// stall window, redirects, credential rule, retries and Retry-After waits
+// (counted per request) — and every one ends inside options.deadline, waits
+// included. options.progress is not called; `progress` is. The results are in
+// the order of `requests` whatever order the answers came in; one request's
+// error does not stop the others.
+std::vector<HttpResult> http_get_many(const std::vector<HttpRequest>& requests, const HttpOptions& options, std::size_t connections = 8,
+                                      const HttpManyProgress& progress = {});
 
 }  // namespace qsel
