@@ -1,7 +1,9 @@
 // Azure Pipelines logging commands, as ruff's azure emitter writes them
 // (crates/ruff_linter/src/message/azure.rs): one `##vso[task.logissue …]message` per
-// finding. Values are escaped the way the agent unescapes them
-// (Agent.Sdk CommandStringConvertor): ';' %3B, CR %0D, LF %0A, ']' %5D, '%' %AZP25.
+// finding. Property values are escaped the way the agent unescapes them
+// (Agent.Sdk CommandStringConvertor): ';' %3B, CR %0D, LF %0A, ']' %5D, '%' %AZP25;
+// the message, after the first ']', only '%', CR and LF (as the task library's
+// escapedata), so it reads as written in the raw log.
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
@@ -9,14 +11,24 @@
 
 namespace qsel {
 
-std::string azure_escape(std::string_view text) {
+std::string azure_escape_data(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
       case '%': out += "%AZP25"; break;
-      case ';': out += "%3B"; break;
       case '\r': out += "%0D"; break;
       case '\n': out += "%0A"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string azure_escape(std::string_view text) {
+  std::string out;
+  for (char c : azure_escape_data(text)) {
+    switch (c) {
+      case ';': out += "%3B"; break;
       case ']': out += "%5D"; break;
       default: out += c;
     }
@@ -31,7 +43,7 @@ std::string render_lint_azure(const LintReport& report, const std::filesystem::p
                                     azure_escape(printable(root_relative(f.file, root))));
     if (f.mark.known()) props += fmt::format("linenumber={};columnnumber={};", f.mark.line, f.mark.column);
     props += fmt::format("code={};", azure_escape(f.code));
-    out += fmt::format("##vso[task.logissue {}]{}\n", props, azure_escape(printable(f.message)));
+    out += fmt::format("##vso[task.logissue {}]{}\n", props, azure_escape_data(printable(f.message)));
   }
   return out;
 }

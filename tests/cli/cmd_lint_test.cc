@@ -75,7 +75,7 @@ TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][l
   CHECK(table.out.find("QS004  kquant-group-size") != std::string::npos);
   auto j = run_cli({"--format", "json", "lint", "--list-rules"});
   auto doc = nlohmann::json::parse(j.out);
-  CHECK(doc["rules"].size() == 45);
+  CHECK(doc["rules"].size() == 47);
   CHECK(doc["rules"][0]["code"] == "QS001");
 }
 
@@ -265,8 +265,8 @@ TEST_CASE("cmd_lint: --fix - prints the fixed text to stdout and what remains to
   // --diff - shows the edit and changes nothing
   auto diff = run_binary("lint --no-config --diff - --stdin-filename " + q + " < " + in.string());
   CHECK(diff.code == 1);
-  CHECK(diff.out.find("-weight_group_size: 256\n+weight_group_size: 32\n") != std::string::npos);
-  CHECK(diff.out.find("+status: draft\n") != std::string::npos);
+  CHECK(diff.out.find("-weight_group_size: 256\n-status: draft  # qsel: noqa: QS005\n+weight_group_size: 32\n+status: draft\n") !=
+        std::string::npos);
   CHECK(read_text(q) == before);
 }
 
@@ -274,17 +274,17 @@ TEST_CASE("cmd_lint: the gitlab, junit, pylint and azure formats", "[cli][lint]"
   TempDir d;
   small_corpus(d);
   std::string c = (d.path() / "c").string();
-  auto pylint = run_cli({"lint", "--format", "pylint", "--root", c, c});
+  auto pylint = run_cli({"lint", "--select", "QS004", "--format", "pylint", "--root", c, c});
   CHECK(pylint.code == 1);
   CHECK(pylint.out == "formats/q.yaml:7: [QS004] weight_group_size 256 is the Q4_K super-block; its scale group is 32\n");
-  auto azure = run_cli({"lint", "--format", "azure", "--root", c, c});
+  auto azure = run_cli({"lint", "--select", "QS004", "--format", "azure", "--root", c, c});
   CHECK(azure.out == "##vso[task.logissue type=error;sourcepath=formats/q.yaml;linenumber=7;columnnumber=20;code=QS004;]"
                      "weight_group_size 256 is the Q4_K super-block; its scale group is 32\n");
-  auto gitlab = nlohmann::json::parse(run_cli({"lint", "--format", "gitlab", "--root", c, c}).out);
+  auto gitlab = nlohmann::json::parse(run_cli({"lint", "--select", "QS004", "--format", "gitlab", "--root", c, c}).out);
   REQUIRE(gitlab.size() == 1);
   CHECK(gitlab[0]["location"]["path"] == "formats/q.yaml");
   CHECK(gitlab[0]["location"]["lines"]["begin"] == 7);
-  auto junit = run_cli({"lint", "--format", "junit", "--root", c, c});
+  auto junit = run_cli({"lint", "--select", "QS004", "--format", "junit", "--root", c, c});
   CHECK(junit.out.find("<testcase name=\"qsel.QS004\" classname=\"formats/q\" line=\"7\" column=\"20\">") != std::string::npos);
   CHECK(run_cli({"lint", "--format", "junit", "--select", "QS012", c}).out.find("No errors found") != std::string::npos);
 }

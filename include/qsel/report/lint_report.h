@@ -70,9 +70,11 @@ std::string xml_escape(std::string_view text);
 std::string render_lint_pylint(const LintReport& report, const std::filesystem::path& root);
 
 // `##vso[task.logissue type=error|warning;sourcepath=P;linenumber=L;columnnumber=C;code=CODE;]message`
-// per finding (Azure Pipelines, as ruff's); values and message escaped as the agent unescapes.
+// per finding (Azure Pipelines, as ruff's); escaped as the agent unescapes: property values
+// '%' CR LF ';' ']', the message '%' CR LF.
 std::string render_lint_azure(const LintReport& report, const std::filesystem::path& root);
-std::string azure_escape(std::string_view text);
+std::string azure_escape(std::string_view text);       // a property value
+std::string azure_escape_data(std::string_view text);  // the message
 
 // `::error file=F,line=L,col=C,title=T::message` per finding, then the summary line.
 std::string render_lint_github(const LintReport& report, const std::filesystem::path& root);
