@@ -110,7 +110,7 @@ TEST_CASE("noqa: suppression by line and by file, and what is left unused", "[li
   CHECK(codes_of(other) == "QS004@1:4 QS046@1:1 ");
 }
 
-TEST_CASE("noqa: a file-level QS046 silences the unused line directives; --ignore and --select hold", "[lint][noqa]") {
+TEST_CASE("noqa: a file-level QS046 silences the unused line directives, and --ignore and --select hold", "[lint][noqa]") {
   std::string text = "# qsel: noqa-file: QS046\na: 1  # qsel: noqa: QS005\n";
   LintSettings s;
   Findings fs;

@@ -69,7 +69,7 @@ TEST_CASE("lint_junit: a testsuite per file and a failed testcase per finding, a
   check_valid(xml);
 }
 
-TEST_CASE("lint_junit: no findings is one passing testcase; the seed state validates", "[report][lint][junit]") {
+TEST_CASE("lint_junit: no findings is one passing testcase, and the seed state validates", "[report][lint][junit]") {
   std::string empty = render_lint_junit(LintReport{}, "/repo");
   CHECK(empty.find("<testcase name=\"No errors found\" classname=\"qsel\">") != std::string::npos);
   check_valid(empty);
