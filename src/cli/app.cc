@@ -199,7 +199,7 @@ void build_cli(CLI::App& app, Context& ctx, std::vector<std::pair<CLI::App*, Run
   app.require_subcommand(0, 1);
   app.add_flag("--version", version, "Print the version and the corpus it carries");
   app.add_option("--data", ctx.data_dir, "Corpus directory to use instead of the embedded one (also QSEL_DATA)")->type_name("DIR");
-  app.add_option("--format", ctx.format, "Output format: text, json (lint: sarif, github; recommend, list: markdown; matrix: csv, "
+  app.add_option("--format", ctx.format, "Output format: text, json (lint: concise, sarif, github, gitlab, junit, pylint, azure; recommend, list: markdown; matrix: csv, "
                                          "markdown; graph: dot, mermaid)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember(output_format_names()));

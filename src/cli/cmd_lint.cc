@@ -66,8 +66,7 @@ FileOverlay read_stdin(const LintArgs& a) {
   if (a.paths.size() != 1) throw UsageError("- (stdin) is the only path when given");
   if (a.stdin_filename.empty())
     throw UsageError("- reads a record from stdin: name where it sits with --stdin-filename (data/formats/awq.yaml)");
-  if (a.fix || a.diff || !a.write_baseline.empty())
-    throw UsageError("- (stdin) has no file to fix or to baseline: drop --fix, --diff and --write-baseline");
+  if (!a.write_baseline.empty()) throw UsageError("- (stdin) has no file to baseline: drop --write-baseline");
   FileOverlay o{a.stdin_filename, {}};
   constexpr std::size_t kCap = kMaxRecordFileBytes + 1;  // one byte past the cap: the loader names the record too large
   char buf[65536];
@@ -106,6 +105,10 @@ void print_report(const LintReport& report, const LintArgs& a, const std::vector
   if (ctx.format == "json") ctx.print_json(lint_json(report));
   else if (ctx.format == "sarif") ctx.print_json(lint_sarif(report, root, kQselVersion));
   else if (ctx.format == "github") *ctx.out << render_lint_github(report, root);
+  else if (ctx.format == "gitlab") ctx.print_json(lint_gitlab(report, root));
+  else if (ctx.format == "junit") *ctx.out << render_lint_junit(report, root);
+  else if (ctx.format == "pylint") *ctx.out << render_lint_pylint(report, root);
+  else if (ctx.format == "azure") *ctx.out << render_lint_azure(report, root);
   else if (a.statistics) *ctx.out << render_lint_statistics(report, ctx.style());
   else *ctx.out << (ctx.format == "concise" ? render_lint_concise(report, ctx.style()) : render_lint_text(report, ctx.style()));
   if (a.show_fixes && (ctx.format == "text" || ctx.format == "concise"))
@@ -129,7 +132,17 @@ int finish(const LintRequest& req, const LintReport& report, const LintArgs& a, 
     return report.fixed > 0 && !a.exit_zero ? 1 : 0;
   }
   if (req.fix) ctx.note(fmt::format("fixed {} finding(s) in {} file(s)", report.fixed, report.fixed_files));
-  print_report(report, a, req.paths, ctx);
+  if (report.fixed_text) {
+    // lint - --fix, as ruff: the fixed text on stdout, the findings that remain on stderr.
+    *ctx.out << *report.fixed_text;
+    ctx.out->flush();
+    std::ostream* saved = ctx.out;
+    ctx.out = ctx.err;
+    print_report(report, a, req.paths, ctx);
+    ctx.out = saved;
+  } else {
+    print_report(report, a, req.paths, ctx);
+  }
   int code = lint_exit_code(report, req.settings.strict);
   if (code == 1 && a.exit_zero) spdlog::info("lint: findings, but --exit-zero: exit 0");
   return a.exit_zero ? 0 : code;
@@ -180,13 +193,14 @@ Runner setup_lint(CLI::App& sub, Context& ctx) {
   sub.add_flag("--no-config", a->no_config, "Read no .qsel.yaml: every rule, no baseline, no per-file ignores");
   sub.add_option("--baseline", a->baseline, "Report only findings not recorded in this baseline file");
   sub.add_option("--write-baseline", a->write_baseline, "Record the current findings in this baseline file and exit 0");
-  sub.add_flag("--fix", a->fix, "Apply the safe mechanical fixes in place, then lint again");
+  sub.add_flag("--fix", a->fix, "Apply the safe mechanical fixes in place, then lint again (with -: the fixed text "
+                                "to stdout, the findings that remain to stderr)");
   sub.add_flag("--diff", a->diff, "Show the unified diff --fix would apply; change nothing");
   sub.add_option("--output-file,-o", a->output_file, "Write the report to this file (atomically) instead of stdout")
       ->type_name("FILE");
   sub.add_flag("--statistics", a->statistics, "Text format: one line per rule with its count (and how many --fix can fix), not each finding");
   sub.add_flag("--show-fixes", a->show_fixes, "Text formats: list each fix --fix applied, and each one it could apply, as old → new");
-  sub.add_option("--root", a->root, "Folder SARIF and GitHub paths are relative to (default: the git checkout holding the "
+  sub.add_option("--root", a->root, "Folder SARIF, GitHub, GitLab, JUnit, pylint and Azure paths are relative to (default: the git checkout holding the "
                                     "current folder, else the one holding the first path, else that path)")
       ->type_name("DIR");
   sub.add_flag("--exit-zero", a->exit_zero, "Exit 0 even when there are findings (2 still means bad input)");

@@ -31,8 +31,8 @@ const std::vector<Command>& commands() {
       {"show", "Show one record: its fields, where it was read from, every edge in and out",
        setup_show, {"text", "json"}, nullptr,
        {"qsel show h100", "qsel show machete --format json"}},
-      {"lint", "Check record files: schema, references, GGUF structs, consistency (text, JSON, SARIF, GitHub)",
-       setup_lint, {"text", "concise", "json", "sarif", "github"}, "findings at error severity (with --strict also warnings)",
+      {"lint", "Check record files: schema, references, GGUF structs, consistency (text, JSON, SARIF, CI annotations)",
+       setup_lint, {"text", "concise", "json", "sarif", "github", "gitlab", "junit", "pylint", "azure"}, "findings at error severity (with --strict also warnings)",
        {"qsel lint data/", "qsel lint --format sarif --output-file qsel.sarif --exit-zero data/"}},
       {"matrix", "An engine's support matrix as a grid, formats x parts from the format records, or qsel's verdict grid",
        setup_matrix, {"text", "json", "csv", "markdown", "html"}, nullptr,
@@ -57,7 +57,8 @@ const Command* find_command(const std::string& name) {
 }
 
 const std::vector<std::string>& output_format_names() {
-  static const std::vector<std::string> names = {"text", "concise", "json", "sarif", "github", "markdown", "csv", "dot", "mermaid", "html"};
+  static const std::vector<std::string> names = {"text", "concise", "json", "sarif", "github", "gitlab", "junit", "pylint", "azure",
+                                                 "markdown", "csv", "dot", "mermaid", "html"};
   return names;
 }
 

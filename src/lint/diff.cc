@@ -1,6 +1,8 @@
-// A minimal unified diff for --diff. Fixes replace scalars within a line, so the
-// two texts have the same lines except where a fix landed; a change of line
-// count (never produced by qsel's fixes) falls back to one whole-file hunk.
+// A minimal unified diff for --diff. Most fixes replace scalars within a line, so
+// the two texts have the same lines except where a fix landed; when the line
+// count changes (QS046's fix removes a directive that stood on a line of its own)
+// the lines the texts share at the start and at the end are context, and what
+// lies between is one hunk.
 #include <sstream>
 #include <vector>
 
@@ -50,10 +52,21 @@ std::string render(const std::vector<std::string>& a, const std::vector<std::str
   return out;
 }
 
-std::string whole_file(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::string out = fmt::format("@@ -1,{} +1,{} @@\n", a.size(), b.size());
-  for (const auto& l : a) out += "-" + l;
-  for (const auto& l : b) out += "+" + l;
+// One hunk: the common first and last lines trimmed to three lines of context.
+std::string middle_hunk(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::size_t p = 0;
+  while (p < a.size() && p < b.size() && a[p] == b[p]) ++p;
+  std::size_t s = 0;
+  while (s < a.size() - p && s < b.size() - p && a[a.size() - 1 - s] == b[b.size() - 1 - s]) ++s;
+  std::size_t from = p > 3 ? p - 3 : 0, tail = std::min<std::size_t>(s, 3);
+  std::size_t a_end = a.size() - s, b_end = b.size() - s;
+  std::size_t a_len = a_end + tail - from, b_len = b_end + tail - from;
+  // An empty range names the line before it, as diff(1) does.
+  std::string out = fmt::format("@@ -{},{} +{},{} @@\n", a_len ? from + 1 : from, a_len, b_len ? from + 1 : from, b_len);
+  for (std::size_t i = from; i < p; ++i) out += " " + a[i];
+  for (std::size_t i = p; i < a_end; ++i) out += "-" + a[i];
+  for (std::size_t i = p; i < b_end; ++i) out += "+" + b[i];
+  for (std::size_t i = a_end; i < a_end + tail; ++i) out += " " + a[i];
   return out;
 }
 
@@ -63,7 +76,7 @@ std::string unified_diff(const std::string& file, std::string_view before, std::
   if (before == after) return "";
   auto a = lines_of(before), b = lines_of(after);
   std::string out = fmt::format("--- a/{}\n+++ b/{}\n", file, file);
-  if (a.size() != b.size()) return out + whole_file(a, b);
+  if (a.size() != b.size()) return out + middle_hunk(a, b);
   for (const Hunk& h : hunks(a, b, 3)) out += render(a, b, h);
   return out;
 }

@@ -85,6 +85,14 @@ std::string apply_fixes(std::string_view text, std::vector<Fix> fixes, std::size
   std::string out(text);
   Mark last{};
   for (const Fix& f : fixes) {
+    if (f.verbatim) {
+      std::size_t pos = f.at == last ? std::string::npos : offset_of(out, f.at);
+      if (pos == std::string::npos || out.compare(pos, f.old_text.size(), f.old_text) != 0) continue;
+      out.replace(pos, f.old_text.size(), f.new_text);
+      last = f.at;
+      ++applied;
+      continue;
+    }
     auto span = scalar_span(out, f.at);
     if (!span || f.at == last) continue;
     std::string token = out.substr(span->begin, span->end - span->begin);
@@ -97,17 +105,22 @@ std::string apply_fixes(std::string_view text, std::vector<Fix> fixes, std::size
   return out;
 }
 
-std::vector<FileEdit> plan_fixes(const Findings& findings) {
+std::vector<FileEdit> plan_fixes(const Findings& findings, const FileOverlay* overlay) {
   std::map<std::string, std::vector<Fix>> by_file;
   for (const Finding& f : findings)
     if (f.fix) by_file[f.file].push_back(*f.fix);
   std::vector<FileEdit> edits;
   for (auto& [file, fixes] : by_file) {
     std::string text;
-    try {
-      text = read_text_file(file, kMaxRecordFileBytes, "record file");
-    } catch (const UsageError& e) {
-      throw LintInputError(fmt::format("{} (reading it to fix it)", e.what()));
+    if (overlay) {  // lint - --fix: only stdin's text is fixed; no file is read or written
+      if (!overlay->is(file)) continue;
+      text = overlay->text;
+    } else {
+      try {
+        text = read_text_file(file, kMaxRecordFileBytes, "record file");
+      } catch (const UsageError& e) {
+        throw LintInputError(fmt::format("{} (reading it to fix it)", e.what()));
+      }
     }
     FileEdit e{file, std::move(text), "", 0};
     e.after = apply_fixes(e.before, fixes, e.fixes);

@@ -17,6 +17,7 @@
 #include "qsel/lint/check.h"
 #include "qsel/lint/errors.h"
 #include "qsel/lint/fixer.h"
+#include "qsel/lint/noqa.h"
 #include "qsel/lint/record_pass.h"
 #include "qsel/lint/registry.h"
 #include "qsel/lint/snippet.h"
@@ -99,10 +100,14 @@ LintReport lint_once(const std::vector<std::string>& paths, const LintSettings& 
   Workspace ws = load_workspace(paths, schemas, [&pass](Record& r) { pass(r); }, overlay);
   spdlog::debug("lint: loaded, validated and checked {} files in {} ms", ws.corpus.files, elapsed_ms(start));
   LintReport report;
-  report.files = ws.files_in_scope();
+  std::vector<std::string> files = ws.file_names_in_scope();
+  report.files = files.size();
   report.records = ws.records_in_scope();
   for (Finding& f : all_findings(ws, pass, last))
     if (ws.in_scope(f.file) && settings.keeps(f)) report.findings.push_back(std::move(f));
+  start = std::chrono::steady_clock::now();
+  report.suppressed = apply_noqa(report.findings, files, settings, overlay);  // # qsel: noqa comments
+  spdlog::debug("lint: {} finding(s) suppressed by noqa comments, read in {} ms", report.suppressed, elapsed_ms(start));
   start = std::chrono::steady_clock::now();
   sort_findings(report.findings);
   attach_snippets(report.findings, overlay);  // the text report shows each finding's line; renderers read no files
@@ -118,11 +123,31 @@ void count_fixes(LintReport& report, const std::vector<FileEdit>& edits) {
 }
 
 // --diff: the edits --fix would make, as a unified diff; nothing is written.
-LintReport show_fixes(LintReport report) {
-  std::vector<FileEdit> edits = plan_fixes(report.findings);
+LintReport show_fixes(LintReport report, const FileOverlay* overlay) {
+  std::vector<FileEdit> edits = plan_fixes(report.findings, overlay);
   report.diff = diff_of(edits);
   count_fixes(report, edits);
   return report;
+}
+
+}  // namespace
+
+namespace {
+
+// lint - --fix: the fixes go into stdin's text, which the report carries for stdout;
+// the file --stdin-filename names is never read for fixing nor written.
+LintReport fix_stdin(const LintRequest& req, LintReport report, const SchemaSet& schemas) {
+  std::vector<FileEdit> edits = plan_fixes(report.findings, &*req.stdin_file);
+  LintRequest again = req;
+  again.fix = false;
+  if (!edits.empty()) again.stdin_file->text = edits.front().after;
+  LintReport after = run_lint(again, schemas);  // report what remains in the fixed text
+  count_fixes(after, edits);
+  if (!edits.empty())
+    for (Finding& f : report.findings)
+      if (f.fix) after.applied.push_back(std::move(f));
+  after.fixed_text = std::move(again.stdin_file->text);
+  return after;
 }
 
 }  // namespace
@@ -135,8 +160,10 @@ LintReport run_lint(const LintRequest& req, const SchemaSet& schemas) {
     return report;
   }
   if (!req.baseline.empty()) apply_baseline(report, req.baseline);
-  if (req.diff) return show_fixes(std::move(report));
+  const FileOverlay* overlay = req.stdin_file ? &*req.stdin_file : nullptr;
+  if (req.diff) return show_fixes(std::move(report), overlay);
   if (!req.fix) return report;
+  if (overlay) return fix_stdin(req, std::move(report), schemas);
   std::vector<FileEdit> edits = plan_fixes(report.findings);
   std::vector<FixFailure> failed = write_edits(edits);
   std::erase_if(edits, [&](const FileEdit& e) {

@@ -96,15 +96,19 @@ bool Workspace::in_scope(const std::string& file) const {
   return in_scope_cache_[file] = in;
 }
 
-std::size_t Workspace::files_in_scope() const {
+std::vector<std::string> Workspace::file_names_in_scope() const {
   std::unordered_set<std::string_view> files;  // views of the corpus's own strings
   files.reserve(corpus.records.size());
   for (const auto& r : corpus.records)
     if (in_scope(r.file)) files.insert(r.file);
   for (const auto& p : corpus.problems)
     if (p.code != "QS013" && in_scope(p.file)) files.insert(p.file);
-  return files.size();
+  std::vector<std::string> out(files.begin(), files.end());
+  std::sort(out.begin(), out.end());
+  return out;
 }
+
+std::size_t Workspace::files_in_scope() const { return file_names_in_scope().size(); }
 
 std::size_t Workspace::records_in_scope() const {
   return static_cast<std::size_t>(

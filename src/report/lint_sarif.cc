@@ -47,15 +47,6 @@ std::uint64_t fnv1a(std::string_view text) {
   return h;
 }
 
-// What identifies a finding across commits: its code, its file relative to the
-// root, its record and its message; never its line, so an edit above it keeps it
-// the same result. `nth` (0 for the first) tells apart identical findings.
-std::string finding_hash(const Finding& f, const std::string& relative, std::size_t nth) {
-  std::string key = f.code + '\x1f' + relative + '\x1f' + f.record + '\x1f' + f.message;
-  if (nth > 0) key += '\x1f' + std::to_string(nth);
-  return fmt::format("{:016x}", fnv1a(key));
-}
-
 ojson result(const Finding& f, const fs::path& root, std::map<std::string, std::size_t>& seen) {
   std::string relative = root_relative(f.file, root);
   ojson physical = {{"artifactLocation", {{"uri", uri_encode(relative)}, {"uriBaseId", "%SRCROOT%"}}}};
@@ -63,7 +54,7 @@ ojson result(const Finding& f, const fs::path& root, std::map<std::string, std::
     physical["region"] = {{"startLine", f.mark.line}};
     if (f.mark.column > 0) physical["region"]["startColumn"] = f.mark.column;
   }
-  std::string hash = finding_hash(f, relative, seen[finding_hash(f, relative, 0)]++);
+  std::string hash = finding_fingerprint(f, relative, seen[finding_fingerprint(f, relative, 0)]++);
   ojson res = {{"ruleId", f.code}, {"ruleIndex", rule_index(f.code)}, {"level", level(f.severity)},
                {"message", {{"text", printable(f.message)}}}, {"locations", {{{"physicalLocation", physical}}}},
                {"partialFingerprints", {{"qselFindingHash/v1", hash}}}};
@@ -72,6 +63,12 @@ ojson result(const Finding& f, const fs::path& root, std::map<std::string, std::
 }
 
 }  // namespace
+
+std::string finding_fingerprint(const Finding& f, const std::string& relative, std::size_t nth) {
+  std::string key = f.code + '\x1f' + relative + '\x1f' + f.record + '\x1f' + f.message;
+  if (nth > 0) key += '\x1f' + std::to_string(nth);
+  return fmt::format("{:016x}", fnv1a(key));
+}
 
 ojson lint_sarif(const LintReport& report, const fs::path& root, std::string_view version) {
   ojson rule_list = ojson::array();

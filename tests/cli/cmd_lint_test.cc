@@ -75,7 +75,7 @@ TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][l
   CHECK(table.out.find("QS004  kquant-group-size") != std::string::npos);
   auto j = run_cli({"--format", "json", "lint", "--list-rules"});
   auto doc = nlohmann::json::parse(j.out);
-  CHECK(doc["rules"].size() == 45);
+  CHECK(doc["rules"].size() == 47);
   CHECK(doc["rules"][0]["code"] == "QS001");
 }
 
@@ -227,8 +227,8 @@ TEST_CASE("cmd_lint: - lints one record from stdin, named by --stdin-filename, i
         "qsel: error: - reads a record from stdin: name where it sits with --stdin-filename (data/formats/awq.yaml)\n");
   CHECK(run_binary("lint --stdin-filename " + q + " " + corpus).err ==
         "qsel: error: --stdin-filename names the record read from stdin: give - as the path\n");
-  CHECK(run_binary("lint --fix - --stdin-filename " + q + " < " + fixed.string()).err ==
-        "qsel: error: - (stdin) has no file to fix or to baseline: drop --fix, --diff and --write-baseline\n");
+  CHECK(run_binary("lint --write-baseline b.json - --stdin-filename " + q + " < " + fixed.string()).err ==
+        "qsel: error: - (stdin) has no file to baseline: drop --write-baseline\n");
   CHECK(run_binary("lint - " + corpus + " --stdin-filename " + q + " < " + fixed.string()).code == 2);
   auto nowhere = run_binary("lint --no-config - --stdin-filename " + (d.path() / "q.yaml").string() + " < " + fixed.string());
   CHECK(nowhere.code != 0);
@@ -240,4 +240,51 @@ TEST_CASE("cmd_lint: - lints one record from stdin, named by --stdin-filename, i
   CHECK(absent.err == "qsel: error: --stdin-filename " + missing + ": no folder " + (d.path() / "no-such-corpus" / "formats").string() +
                           ": name where the record sits in a corpus that exists\n");
   CHECK(absent.out.empty());
+}
+
+TEST_CASE("cmd_lint: --fix - prints the fixed text to stdout and what remains to stderr, never writing the file", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string corpus = (d.path() / "c").string();
+  std::string q = corpus + "/formats/q.yaml";
+  std::string before = read_text(q);
+  // stdin: the QS004 256 (fixable) and an unused noqa comment (QS046, fixable)
+  auto in = d.write("in.yaml", replaced(before, "status: draft\n", "status: draft  # qsel: noqa: QS005\n"));
+  auto r = run_binary("lint --no-config --no-color --fix - --stdin-filename " + q + " < " + in.string());
+  CHECK(r.code == 0);
+  CHECK(r.out == replaced(before, "weight_group_size: 256", "weight_group_size: 32"));  // only the offending bytes changed
+  CHECK(r.err == "qsel: fixed 2 finding(s) in 1 file(s)\n0 errors, 0 warnings in 1 record (1 file)\n");
+  CHECK(read_text(q) == before);  // the file --stdin-filename names is untouched
+  // what --fix cannot fix stays: on stderr in the chosen format, and the exit code follows it
+  auto typo = d.write("typo.yaml", replaced(before, "weight_group_size: 256", "weight_group_size: 256  # qsel: noqa: QS04"));
+  auto left = run_binary("lint --no-config --format pylint --root " + corpus + " --fix - --stdin-filename " + q + " < " + typo.string());
+  CHECK(left.code == 1);
+  CHECK(left.out == replaced(before, "weight_group_size: 256", "weight_group_size: 32  # qsel: noqa: QS04"));
+  CHECK(left.err == "qsel: fixed 1 finding(s) in 1 file(s)\n"
+                    "formats/q.yaml:7: [QS047] unknown code \"QS04\" in a noqa directive (did you mean QS004?)\n");
+  // --diff - shows the edit and changes nothing
+  auto diff = run_binary("lint --no-config --diff - --stdin-filename " + q + " < " + in.string());
+  CHECK(diff.code == 1);
+  CHECK(diff.out.find("-weight_group_size: 256\n-status: draft  # qsel: noqa: QS005\n+weight_group_size: 32\n+status: draft\n") !=
+        std::string::npos);
+  CHECK(read_text(q) == before);
+}
+
+TEST_CASE("cmd_lint: the gitlab, junit, pylint and azure formats", "[cli][lint]") {
+  TempDir d;
+  small_corpus(d);
+  std::string c = (d.path() / "c").string();
+  auto pylint = run_cli({"lint", "--select", "QS004", "--format", "pylint", "--root", c, c});
+  CHECK(pylint.code == 1);
+  CHECK(pylint.out == "formats/q.yaml:7: [QS004] weight_group_size 256 is the Q4_K super-block; its scale group is 32\n");
+  auto azure = run_cli({"lint", "--select", "QS004", "--format", "azure", "--root", c, c});
+  CHECK(azure.out == "##vso[task.logissue type=error;sourcepath=formats/q.yaml;linenumber=7;columnnumber=20;code=QS004;]"
+                     "weight_group_size 256 is the Q4_K super-block; its scale group is 32\n");
+  auto gitlab = nlohmann::json::parse(run_cli({"lint", "--select", "QS004", "--format", "gitlab", "--root", c, c}).out);
+  REQUIRE(gitlab.size() == 1);
+  CHECK(gitlab[0]["location"]["path"] == "formats/q.yaml");
+  CHECK(gitlab[0]["location"]["lines"]["begin"] == 7);
+  auto junit = run_cli({"lint", "--select", "QS004", "--format", "junit", "--root", c, c});
+  CHECK(junit.out.find("<testcase name=\"qsel.QS004\" classname=\"formats/q\" line=\"7\" column=\"20\">") != std::string::npos);
+  CHECK(run_cli({"lint", "--format", "junit", "--select", "QS012", c}).out.find("No errors found") != std::string::npos);
 }

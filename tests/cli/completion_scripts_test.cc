@@ -41,9 +41,9 @@ TEST_CASE("completion: bash completes commands, options, formats per command and
   run_shell("bash -n", r.out, &code);
   CHECK(code == 0);
   CHECK(bash_complete(file, "qsel rec") == "recommend\n");
-  CHECK(bash_complete(file, "qsel lint --format ''") == "text\nconcise\njson\nsarif\ngithub\n");
+  CHECK(bash_complete(file, "qsel lint --format ''") == "text\nconcise\njson\nsarif\ngithub\ngitlab\njunit\npylint\nazure\n");
   CHECK(bash_complete(file, "qsel --format json recommend --format ''") == "text\njson\nmarkdown\n");
-  CHECK(bash_complete(file, "qsel --format ''") == "text\nconcise\njson\nsarif\ngithub\nmarkdown\ncsv\ndot\nmermaid\nhtml\n");
+  CHECK(bash_complete(file, "qsel --format ''") == "text\nconcise\njson\nsarif\ngithub\ngitlab\njunit\npylint\nazure\nmarkdown\ncsv\ndot\nmermaid\nhtml\n");
   CHECK(bash_complete(file, "qsel recommend --gpu h100-") == "h100-nvl\nh100-pcie\nh100-sxm\n");
   CHECK(bash_complete(file, "qsel recommend --gpu rtx-309") == "rtx-3090\nrtx-3090-ti\n");
   CHECK(bash_complete(file, "qsel recommend --engine vl") == "vllm\nvllm-gaudi\nvllm-neuron\nvllm-tpu\n");
@@ -92,6 +92,7 @@ TEST_CASE("completion: zsh and fish scripts parse, and fish completes like bash"
     CHECK(code == 0);
     CHECK(out.find("recommend\t") != std::string::npos);
     CHECK(out.find("\nsarif\n") != std::string::npos);
+    CHECK(out.find("\ngitlab\n") != std::string::npos);
     CHECK(out.find("\nmarkdown\n") == std::string::npos);  // lint has no markdown
     // each GPU id alone, not beside --gpu's whole help text
     CHECK(out.find("\nrtx-3090-ti\n") != std::string::npos);
@@ -121,7 +122,7 @@ TEST_CASE("completion: zsh completes in a real interactive zsh, through _argumen
   CHECK(offered("qsel explain QS00") == "QS001\nQS002\nQS003\nQS004\nQS005\nQS006\nQS007\nQS008\nQS009\n");
   CHECK(offered("qsel lint --select QS03") == "QS030\nQS031\nQS032\nQS033\nQS034\nQS035\nQS036\nQS037\nQS038\nQS039\n");
   CHECK(offered("qsel list gotchas --severity ") == "blocker\nmajor\nminor\n");
-  CHECK(offered("qsel lint --format ") == "concise\ngithub\njson\nsarif\ntext\n");
+  CHECK(offered("qsel lint --format ") == "azure\nconcise\ngithub\ngitlab\njson\njunit\npylint\nsarif\ntext\n");
 }
 
 TEST_CASE("completion: an unknown shell is a usage error", "[cli][completion]") {

@@ -11,10 +11,13 @@ namespace qsel {
 
 // Replace the scalar written at `at` — whose source text must read `old_text`
 // (quotes excluded) — with `new_text`. Nothing else in the file changes.
+// `verbatim` (QS046's fixes, which edit comments): replace exactly the bytes
+// `old_text` found at `at`, whatever token they are part of.
 struct Fix {
   Mark at;
   std::string old_text;
   std::string new_text;
+  bool verbatim = false;
 };
 
 // The source line a finding points into, looked up by the linter (renderers

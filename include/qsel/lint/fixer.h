@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "qsel/lint/finding.h"
+#include "qsel/loader/loader.h"
 
 namespace qsel {
 
@@ -27,8 +28,9 @@ struct FileEdit {
   std::size_t fixes = 0;
 };
 // One edit per file that has fixable findings (nothing is written). Throws
-// LintInputError when a file cannot be read.
-std::vector<FileEdit> plan_fixes(const Findings& findings);
+// LintInputError when a file cannot be read. With `overlay` (lint -), only the
+// overlay's text is edited and nothing is read from disk.
+std::vector<FileEdit> plan_fixes(const Findings& findings, const FileOverlay* overlay = nullptr);
 // A file --fix did not write, and why (it is left exactly as it was).
 struct FixFailure {
   std::string file, reason;

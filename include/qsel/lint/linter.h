@@ -31,6 +31,8 @@ struct LintReport {
   std::string diff;         // --diff output
   std::size_t fix_failures = 0;  // files --fix left untouched (each also a QS031 finding)
   Findings applied;         // --fix: the findings whose fixes were written (--show-fixes lists them)
+  std::size_t suppressed = 0;  // findings a `# qsel: noqa` comment suppressed
+  std::optional<std::string> fixed_text;  // lint - --fix: stdin's text with the fixes applied (for stdout)
   std::size_t errors() const;
   std::size_t warnings() const;
 

@@ -20,6 +20,7 @@ struct Workspace {
   bool in_scope(const std::string& file) const;
   // Record files inside the scope, and the records they hold.
   std::size_t files_in_scope() const;
+  std::vector<std::string> file_names_in_scope() const;  // sorted, as findings name them
   std::size_t records_in_scope() const;
 
  private:

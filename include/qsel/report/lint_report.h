@@ -50,6 +50,32 @@ nlohmann::ordered_json lint_json(const LintReport& report);
 // result's partialFingerprints hash code, relative file, record and message, not lines.
 nlohmann::ordered_json lint_sarif(const LintReport& report, const std::filesystem::path& root, std::string_view version);
 
+// What identifies a finding across commits (SARIF partialFingerprints, GitLab fingerprint):
+// 16 hex digits of FNV-1a over its code, its file relative to the root, its record and its
+// message; never its line, so an edit above it keeps it the same. `nth` (0 for the first)
+// tells apart identical findings.
+std::string finding_fingerprint(const Finding& f, const std::string& relative, std::size_t nth);
+
+// GitLab Code Quality: [{description, check_name, fingerprint, severity (error major,
+// warning minor), location: {path, lines: {begin}}}], paths relative to `root`.
+nlohmann::ordered_json lint_gitlab(const LintReport& report, const std::filesystem::path& root);
+
+// JUnit XML as ruff writes it: <testsuites>, a <testsuite> per file, a <testcase
+// name="qsel.CODE" classname="folder/stem" line= column=> with a <failure> per finding;
+// one passing testcase when there are none. Text is XML-escaped (control bytes as \xNN).
+std::string render_lint_junit(const LintReport& report, const std::filesystem::path& root);
+std::string xml_escape(std::string_view text);
+
+// `path:line: [CODE] message` per finding (pylint's parseable format, as ruff's).
+std::string render_lint_pylint(const LintReport& report, const std::filesystem::path& root);
+
+// `##vso[task.logissue type=error|warning;sourcepath=P;linenumber=L;columnnumber=C;code=CODE;]message`
+// per finding (Azure Pipelines, as ruff's); escaped as the agent unescapes: property values
+// '%' CR LF ';' ']', the message '%' CR LF.
+std::string render_lint_azure(const LintReport& report, const std::filesystem::path& root);
+std::string azure_escape(std::string_view text);       // a property value
+std::string azure_escape_data(std::string_view text);  // the message
+
 // `::error file=F,line=L,col=C,title=T::message` per finding, then the summary line.
 std::string render_lint_github(const LintReport& report, const std::filesystem::path& root);
 // Workflow-command escaping: messages escape % CR LF; property values also : and ,.

@@ -1,4 +1,5 @@
-// The rules whose findings come from the loader (src/loader/): their docs only.
+// The rules whose findings come from the loader (src/loader/) or from lint itself
+// (QS031 from --fix, QS046/QS047 from noqa comments): their docs only.
 #include "checks.h"
 
 namespace qsel::lint_checks {
@@ -98,6 +99,20 @@ name: AWQ (µ-scaled))",
         R"(# formats/awq.yaml edited in another window while qsel lint --fix ran)",
         R"(formats/awq.yaml: error: not fixed: the file changed since it was linted; run qsel lint --fix again [QS031 fix-not-applied])",
         R"(Run `qsel lint --fix` again once nothing else is writing the file; for a symlink, fix the file it points to; for permissions, make the file and its folder writable.)"}},
+      {"QS046", "unused-noqa", Severity::Warning, true,
+       "A `# qsel: noqa` comment suppresses nothing.",
+       {R"(A suppression comment that no finding needs, as ruff's RUF100: a `# qsel: noqa: CODE, …` at the end of a line where a listed code has no finding on that line, a bare `# qsel: noqa` on a line with no finding, or a `# qsel: noqa-file` (bare or with codes) in a file where it suppresses nothing. A listed code whose rule this run does not enable (`--select`, `--ignore`, a config's ignores) is reported as "not enabled", as ruff does. The finding sits on the comment's `#`; a QS046 can itself be silenced by `# qsel: noqa-file: QS046` or `--ignore QS046`.)",
+        R"(A stale suppression hides the next real finding on its line: once the value it excused is fixed, it silently excuses whatever mistake comes there next. Removing it keeps every remaining suppression a deliberate, current decision.)",
+        R"(weight_group_size: 32  # qsel: noqa: QS004, QS005)",
+        R"(formats/gguf-q4-k-m.yaml:7:24: warning: unused noqa directive (unused: QS004, QS005) [QS046 unused-noqa])",
+        R"(`qsel lint --fix` removes exactly the unused part: the unused codes from the list (keeping the others and their separators), or the whole comment with the blanks before it, or the whole line when the comment stood alone. Every other byte stays.)"}},
+      {"QS047", "invalid-noqa", Severity::Error, false,
+       "A `# qsel:` comment that is malformed or names an unknown code.",
+       {R"(A `# qsel:` comment that does not parse as a directive — an unknown directive (`# qsel: noqa-fle`), codes without the colon (`# qsel: noqa QS005`), a colon with no code after it — or a `noqa` list naming a code the registry does not have (`QS05`, `E501`). The rest of a list still applies; a malformed directive suppresses nothing.)",
+        R"(A directive that does not parse suppresses nothing, so the finding it was written for still fails the run, or, worse, the comment looks like it excuses something it does not; an unknown code is usually a typo of the code that was meant.)",
+        R"(weight_group_size: 256  # qsel: noqa: QS04)",
+        R"(formats/gguf-q4-k-m.yaml:7:39: error: unknown code "QS04" in a noqa directive (did you mean QS004?) [QS047 invalid-noqa])",
+        R"(Write the directive as `# qsel: noqa: QS004` (codes after a colon, comma-separated) or `# qsel: noqa-file: QS004` for the whole file; `qsel lint --list-rules` lists the codes.)"}},
   };
   return table;
 }
