@@ -56,7 +56,7 @@ const char* fit_color(const std::string& fit) {
 }
 
 // Chart geometry (px): the plot area, the legend to its right.
-constexpr double kWidth = 860, kHeight = 520, kLeft = 70, kRight = 640, kTop = 24, kBottom = 450, kMaxRadius = 16, kMinRadius = 3;
+constexpr double kWidth = 860, kHeight = 520, kLeft = 70, kRight = 640, kTop = 24, kBottom = 450, kMaxRadius = 12, kMinRadius = 3;
 double px(double at) { return kLeft + at * (kRight - kLeft); }
 double py(double at) { return kBottom - at * (kBottom - kTop); }
 
@@ -124,7 +124,7 @@ std::string chart_svg(const ojson& r, const ChoiceChart& ch, bool standalone) {
     out += fmt::format("<g class=\"point{}{}\" id=\"point-{}\" data-rank=\"{}\"><title>{}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" "
                        "fill=\"{}\" fill-opacity=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"/></g>\n",
                        p->frontier ? " frontier" : "", p->fits ? "" : " nofit", p->rank, p->rank, tip, px(p->x), py(p->y),
-                       kMinRadius + p->size * (kMaxRadius - kMinRadius), p->fits ? color : "#ffffff", p->fits ? "0.75" : "1", color);
+                       kMinRadius + p->size * (kMaxRadius - kMinRadius), p->fits ? color : "#ffffff", p->fits ? "0.6" : "1", color);
   }
   out += "</g>\n";
   if (const ChartPoint* top = point_of(ch, 1))
@@ -160,7 +160,7 @@ std::string memory_svg(const ojson& r, const ChoiceChart& ch) {
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{0:.1f}\" y2=\"{2:g}\" stroke=\"#e5e7eb\"/><text x=\"{0:.1f}\" y=\"{3:g}\" "
                        "text-anchor=\"middle\" fill=\"#374151\">{4}</text>\n",
                        left + t.at * kTrack, kAxis - 6, height, kAxis - 10, h(t.label));
-  out += fmt::format("<text x=\"{:g}\" y=\"12\" fill=\"#374151\">GB</text>\n", right + 8);
+  out += fmt::format("<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"end\" fill=\"#374151\">GB</text>\n", left - 8, kAxis - 10);
   double y = kAxis;
   for (const auto& b : ch.bars) {
     const ojson& c = candidate(r, b.rank);

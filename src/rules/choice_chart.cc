@@ -99,8 +99,10 @@ ChoiceChart choice_chart(const std::vector<ChartInput>& in) {
       continue;
     }
     if (!(x.tok_s > 0)) {
-      c.left_out.push_back({x.rank, x.sized ? "no decode-speed forecast: no measured efficiency for its engine here"
-                                            : "no decode-speed forecast: its memory was not sized"});
+      c.left_out.push_back({x.rank, !x.sized              ? "no decode-speed forecast: its memory was not sized"
+                                    : x.ceiling_tok_s > 0 ? fmt::format("no decode-speed forecast: no measurement calibrates its engine here "
+                                                                        "(bandwidth ceiling {:.0f} tok/s)", x.ceiling_tok_s)
+                                                          : "no decode-speed forecast: the part's memory bandwidth is not known (--bandwidth)"});
       continue;
     }
     drawn.push_back(&x);
@@ -171,6 +173,7 @@ std::vector<ChartInput> chart_inputs(const Deliberation& d) {
       x.budget_gb = m.budget_gb;
       x.fits = m.fits;
       x.tok_s = m.forecast_tok_s;
+      x.ceiling_tok_s = m.decode_tok_s;
     }
     out.push_back(x);
   }

@@ -58,7 +58,10 @@ TEST_CASE("choice_chart: candidates on log axes, the frontier among those that f
   CHECK(c.left_out[0].rank == 4);
   CHECK(c.left_out[0].reason == "no estimate: no quality family covers q");
   CHECK(c.left_out[1].rank == 5);
-  CHECK(c.left_out[1].reason == "no decode-speed forecast: no measured efficiency for its engine here");
+  CHECK(c.left_out[1].reason == "no decode-speed forecast: the part's memory bandwidth is not known (--bandwidth)");
+  std::vector<ChartInput> in = six_inputs();
+  in[4].ceiling_tok_s = 61.4;
+  CHECK(choice_chart(in).left_out[1].reason == "no decode-speed forecast: no measurement calibrates its engine here (bandwidth ceiling 61 tok/s)");
   CHECK(c.engines == std::vector<std::string>{"vllm", "sglang", "none", "llama-cpp"});
   CHECK(c.points[2].engine_slot == 2);
   // quality: symmetric log from 0 to the decade above the highest band (0.08 -> 0.1)

@@ -20,6 +20,7 @@ struct ChartInput {
   double cost = 0, low = 0, high = 0;  // quality cost with its 80% band, KLD-equivalent nats (KV cache cost included)
   std::string no_quality;    // why there is no estimate, when there is none
   double tok_s = 0;          // forecast decode tokens per second; 0: no forecast
+  double ceiling_tok_s = 0;  // the bandwidth ceiling; 0: the part's bandwidth is not known
   bool sized = false;        // memory was sized (a total and a budget)
   double total_gb = 0, budget_gb = 0;
   bool fits = false;
