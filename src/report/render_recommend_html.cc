@@ -35,13 +35,13 @@ const ojson& candidate(const ojson& r, std::size_t rank) {
   return all.is_array() && rank >= 1 && rank <= all.size() ? all[rank - 1] : none;
 }
 
-std::string engine_text(const ojson& c) {
+std::string engine_shown(const ojson& c) {
   const ojson& label = field(c, "engine_label");
   return label.is_string() ? label.get<std::string>() : field(c, "engine").is_string() ? field(c, "engine").get<std::string>() : "none";
 }
 
 // "#3 fp8 · vllm" (escaped).
-std::string name_of(const ojson& c) { return h(fmt::format("#{} {} · {}", cell_text(field(c, "rank")), cell_text(field(c, "format")), engine_text(c))); }
+std::string name_of(const ojson& c) { return h(fmt::format("#{} {} · {}", cell_text(field(c, "rank")), cell_text(field(c, "format")), engine_shown(c))); }
 
 // Colours of the engines (a slot each, in order of first appearance) and of the fits.
 constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
@@ -216,7 +216,7 @@ std::string html_page(const ojson& r, const ChoiceChart& chart) {
     out += fmt::format("<tr id=\"row-{0}\"{1}><td class=\"n\">{0}</td><td title=\"{2}\">{3}</td><td>{4}</td><td>{5}</td><td title=\"{6}\">{7}</td>"
                        "<td>{8}</td><td class=\"n\">{9}</td><td class=\"n\">{10}</td><td class=\"n\">{11}</td><td>{12}</td></tr>\n",
                        text(field(c, "rank")), field(c, "rank") == 1 ? " class=\"top\"" : "", text(field(c, "format_name")), text(field(c, "format")),
-                       h(engine_text(c)), text(field(c, "path")), text(field(q, "statement")), text(field(q, "summary")), text(field(q, "band")),
+                       h(engine_shown(c)), text(field(c, "path")), text(field(q, "statement")), text(field(q, "summary")), text(field(q, "band")),
                        text(field(field(c, "forecast"), "decode_tok_s")), text(field(c, "total_gb")), text(field(c, "budget_gb")), text(field(c, "fit")));
   }
   out += "</tbody>\n</table>\n";

@@ -463,7 +463,7 @@ TEST_CASE("recommend e2e: --backend narrows llama.cpp to one build, an unknown b
   CHECK(text.out.find("Build #1   Vulkan: `cmake -B build -DGGML_VULKAN=ON") != std::string::npos);
 }
 
-TEST_CASE("recommend e2e: --format html draws every candidate or says why not; --format svg is the chart alone", "[e2e][recommend][html]") {
+TEST_CASE("recommend e2e: --format html draws every candidate or says why not, and --format svg is the chart alone", "[e2e][recommend][html]") {
   auto page = run_cli({"recommend", "--gpu", "h100", "--model-size", "70b", "--format", "html"});
   INFO(page.err);
   REQUIRE(page.code == 0);
