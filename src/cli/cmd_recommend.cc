@@ -16,6 +16,7 @@
 #include "qsel/artifact/checkpoint.h"
 #include "qsel/model/resolve.h"
 #include "qsel/core/text.h"
+#include "qsel/rules/choice_chart.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -247,7 +248,7 @@ void add_options(CLI::App& sub, RecommendArgs& a) {
       ->check(CLI::IsMember({"none", "draft", "mtp", "ngram"}));
   sub.add_flag("--prefix-caching", a.prefix_caching, "Prefix caching is on");
   sub.add_option("--flag", a.flags, "A serving fact gotchas test, KEY[=VALUE] (checkpoint=w4a16, moe-backend=flashinfer_b12x)");
-  add_number(sub, "--top", a.top, "Rows shown in text and markdown; default 8", "INT");
+  add_number(sub, "--top", a.top, "Rows shown in text and markdown (html and svg draw every candidate); default 8", "INT");
   sub.add_flag("--all", a.all, "Show every candidate");
 }
 
@@ -269,6 +270,8 @@ Runner setup_recommend(CLI::App& sub, Context& ctx) {
     auto result = recommend_json(d);
     std::size_t top = args->all ? d.candidates.size() : rows;
     if (ctx.json()) ctx.print_json(result);
+    else if (ctx.format == "html") *ctx.out << render_recommend_html(result, choice_chart(chart_inputs(d)));  // escapes every string itself
+    else if (ctx.format == "svg") *ctx.out << render_recommend_svg(result, choice_chart(chart_inputs(d)));
     else if (ctx.format == "markdown") *ctx.out << render_recommend_markdown(terminal_safe(result), top, ctx.verbosity > 0);
     else *ctx.out << render_recommend_text(terminal_safe(result), ctx.style(), top, ctx.verbosity > 0);
     bool viable = std::any_of(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return !c.memory || c.memory->fits; });

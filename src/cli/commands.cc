@@ -13,7 +13,7 @@ namespace qsel {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"recommend", "Rank format x engine x kernel for a GPU and a model: memory fit, traps, checks (the seven rules)",
-       setup_recommend, {"text", "json", "markdown"}, "nothing viable: no candidate fits or every one is blocked",
+       setup_recommend, {"text", "json", "markdown", "html", "svg"}, "nothing viable: no candidate fits or every one is blocked",
        {"qsel recommend --gpu h100 --model-size 70b", "qsel recommend --gpu \"RTX 3090\" --model-config config.json --engine llama-cpp"}},
       {"inspect", "Read a checkpoint folder, config.json or .gguf: shape, shipped format, measured bits per weight",
        setup_inspect, {"text", "json"}, nullptr,
@@ -58,7 +58,7 @@ const Command* find_command(const std::string& name) {
 
 const std::vector<std::string>& output_format_names() {
   static const std::vector<std::string> names = {"text", "concise", "json", "sarif", "github", "gitlab", "junit", "pylint", "azure",
-                                                 "markdown", "csv", "dot", "mermaid", "html"};
+                                                 "markdown", "csv", "dot", "mermaid", "html", "svg"};
   return names;
 }
 

@@ -12,9 +12,8 @@
 
 namespace qsel {
 using ojson = nlohmann::ordered_json;
-namespace {
 
-std::string html(std::string_view s) {
+std::string html_escape(std::string_view s) {
   std::string out;
   for (char c : printable(std::string(s))) {
     switch (c) {
@@ -28,6 +27,10 @@ std::string html(std::string_view s) {
   }
   return out;
 }
+
+namespace {
+
+std::string html(std::string_view s) { return html_escape(s); }
 
 struct Look {
   const char* verdict;

@@ -462,3 +462,30 @@ TEST_CASE("recommend e2e: --backend narrows llama.cpp to one build, an unknown b
   CHECK(text.out.find("llama-cpp:vulkan") != std::string::npos);
   CHECK(text.out.find("Build #1   Vulkan: `cmake -B build -DGGML_VULKAN=ON") != std::string::npos);
 }
+
+TEST_CASE("recommend e2e: --format html draws every candidate or says why not, and --format svg is the chart alone", "[e2e][recommend][html]") {
+  auto page = run_cli({"recommend", "--gpu", "h100", "--model-size", "70b", "--format", "html"});
+  INFO(page.err);
+  REQUIRE(page.code == 0);
+  json j = recommend({"--gpu", "h100", "--model-size", "70b"});
+  const std::string& h = page.out;
+  CHECK(h.rfind("<!doctype html>", 0) == 0);
+  CHECK(h.find("http") == std::string::npos);  // nothing fetched, not even a link
+  CHECK(h.find("<script") == std::string::npos);
+  CHECK(h.find("<g id=\"top\"") != std::string::npos);
+  CHECK(h.find("<g id=\"frontier\"") != std::string::npos);
+  CHECK(h.find("id=\"point-1\"") != std::string::npos);
+  std::size_t drawn = 0, left_out = 0, rows = 0;
+  for (std::size_t at = 0; (at = h.find("<g class=\"point", at)) != std::string::npos; ++at) ++drawn;
+  for (std::size_t at = 0; (at = h.find("<li data-rank=", at)) != std::string::npos; ++at) ++left_out;
+  for (std::size_t at = 0; (at = h.find("<tr id=\"row-", at)) != std::string::npos; ++at) ++rows;
+  CHECK(drawn + left_out == j["candidates"].size());
+  CHECK(rows == j["candidates"].size());
+  auto svg = run_cli({"recommend", "--gpu", "h100", "--model-size", "70b", "--format", "svg"});
+  REQUIRE(svg.code == 0);
+  CHECK(svg.out.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart\"", 0) == 0);
+  CHECK(svg.out.find("<table") == std::string::npos);
+  auto refused = run_cli({"list", "formats", "--format", "svg"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("`qsel list` does not support --format svg") != std::string::npos);
+}

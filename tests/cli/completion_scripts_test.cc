@@ -42,8 +42,8 @@ TEST_CASE("completion: bash completes commands, options, formats per command and
   CHECK(code == 0);
   CHECK(bash_complete(file, "qsel rec") == "recommend\n");
   CHECK(bash_complete(file, "qsel lint --format ''") == "text\nconcise\njson\nsarif\ngithub\ngitlab\njunit\npylint\nazure\n");
-  CHECK(bash_complete(file, "qsel --format json recommend --format ''") == "text\njson\nmarkdown\n");
-  CHECK(bash_complete(file, "qsel --format ''") == "text\nconcise\njson\nsarif\ngithub\ngitlab\njunit\npylint\nazure\nmarkdown\ncsv\ndot\nmermaid\nhtml\n");
+  CHECK(bash_complete(file, "qsel --format json recommend --format ''") == "text\njson\nmarkdown\nhtml\nsvg\n");
+  CHECK(bash_complete(file, "qsel --format ''") == "text\nconcise\njson\nsarif\ngithub\ngitlab\njunit\npylint\nazure\nmarkdown\ncsv\ndot\nmermaid\nhtml\nsvg\n");
   CHECK(bash_complete(file, "qsel recommend --gpu h100-") == "h100-nvl\nh100-pcie\nh100-sxm\n");
   CHECK(bash_complete(file, "qsel recommend --gpu rtx-309") == "rtx-3090\nrtx-3090-ti\n");
   CHECK(bash_complete(file, "qsel recommend --engine vl") == "vllm\nvllm-gaudi\nvllm-neuron\nvllm-tpu\n");

@@ -42,6 +42,8 @@ std::string render_matrix_markdown(const ojson& result);
 std::string render_matrix_html(const ojson& result);
 // The background colour of a verdict's cell in that file ("#16a34a" for native).
 std::string matrix_html_color(const std::string& verdict);
+// Text made printable, then safe inside HTML or XML text and quoted attributes (& < > " ').
+std::string html_escape(std::string_view s);
 
 // ---- qsel graph -----------------------------------------------------------------
 // `result` is {"root", "depth", "nodes": [{id, kind, name, missing?}], "edges": [{from, to, label, dangling?}]}.
