@@ -353,7 +353,13 @@ std::string missing_path_error(const std::string& name, bool hub_id) {
     for (; !ec && it != fs::directory_iterator() && entries.size() < 10000; it.increment(ec)) entries.push_back(it->path().filename().string());
     std::sort(entries.begin(), entries.end());
     auto near = nearest(missing, entries, 1);
-    if (!near.empty()) msg += fmt::format("; did you mean {}?", quote_value((base.empty() ? fs::path(near.front()) : base / near.front()).string()));
+    if (!near.empty()) {
+      msg += fmt::format("; did you mean {}?", quote_value((base.empty() ? fs::path(near.front()) : base / near.front()).string()));
+    } else if (!base.empty() && !entries.empty()) {  // nothing near: what the folder does hold
+      std::vector<std::string> shown;
+      for (std::size_t i = 0; i < entries.size() && i < 8; ++i) shown.push_back(quote_value(entries[i]));
+      msg += fmt::format("; {} holds {}{}", quote_value(base.string() + "/"), fmt::join(shown, ", "), entries.size() > 8 ? ", …" : "");
+    }
   }
   if (hub_id) msg += fmt::format("; for the Hugging Face repo write hf://{}", name);
   return msg;

@@ -28,9 +28,10 @@ std::optional<Kind> parse_kind(std::string_view text) {
   return std::nullopt;
 }
 
-std::string Record::str(const char* field) const {
+const std::string& Record::str(const char* field) const {
+  static const std::string none;
   auto it = data.find(field);
-  return it != data.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return it != data.end() && it->is_string() ? it->get_ref<const std::string&>() : none;
 }
 
 std::vector<std::string> Record::strings(const std::string& pointer) const {

@@ -175,6 +175,7 @@ TEST_CASE("checkpoint: a missing path names the nearest existing sibling, and ho
   CHECK(msg.find("hf://") == std::string::npos);
   std::string far = missing_path_error((dir.path() / "models" / "zzzzzzzzzzzz").string(), false);
   CHECK(far.find("did you mean") == std::string::npos);
+  CHECK(far.find("/\" holds \"qwen3-32b-awq\"") != std::string::npos);  // nothing near: what the folder holds
   CHECK(missing_path_error("~/m.gguf", false).find("a quoted ~ is not expanded") != std::string::npos);
   CHECK(missing_path_error("examples/no-such", true).find("for the Hugging Face repo write hf://examples/no-such") != std::string::npos);
   CHECK_THROWS_WITH(read_checkpoint(missing), Catch::Contains("did you mean"));

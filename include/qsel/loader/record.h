@@ -42,7 +42,9 @@ struct Record {
   Mark mark() const { return marks.at(""); }
   Mark mark_of(const std::string& pointer) const { return marks.at(pointer); }
   // Convenience readers for optional fields.
-  std::string str(const char* field) const;
+  // The field's text, or "" when it is absent or not a string: a reference into `data` (no copy;
+  // the deliberation reads ids and targets millions of times in a grid sweep).
+  const std::string& str(const char* field) const;
   std::vector<std::string> strings(const std::string& pointer) const;
 };
 
