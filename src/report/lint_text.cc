@@ -127,8 +127,9 @@ std::string render_lint_text(const LintReport& r, const Style& s) {
 std::string render_lint_concise(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
-    out += wrap(printable(f.message) + (f.fix ? s.dim(" [*]") : ""), s.width,
-                fmt::format("{}: {} {} ", location(f, s), s.bold(f.code), finding_severity_text(f.severity, s)), "    ");
+    // One line per finding whatever the width, as ruff's concise: editors and grep read it line by line.
+    out += fmt::format("{}: {} {} {}{}\n", location(f, s), s.bold(f.code), finding_severity_text(f.severity, s), printable(f.message),
+                       f.fix ? s.dim(" [*]") : "");
   return out + lint_summary_line(r) + "\n";
 }
 

@@ -65,6 +65,13 @@ std::string labelled_line(const Style& st, std::string_view label, const std::st
   return wrap(text, st.width, first, std::string(std::max(width, label.size() + 1), ' '));
 }
 
+std::string heading_line(const Style& st, const std::string& id, const std::string& kind, const std::string& name) {
+  std::string first = st.bold(id) + "  " + st.cyan(kind) + "  ";
+  std::size_t at = visible_width(first);
+  if (at + visible_width(name) <= st.width) return first + name + "\n";
+  return wrap(name, st.width, first, std::string(at <= st.width / 2 ? at : 2, ' '));
+}
+
 std::string string_or_empty(const ojson& v) { return v.is_string() ? v.get<std::string>() : ""; }
 
 std::string printable_value(const ojson& v) { return printable(v.is_string() ? v.get<std::string>() : v.dump()); }
@@ -218,8 +225,8 @@ std::string render_list_markdown(const ojson& result) {
 }
 
 std::string render_show(const ojson& r, const Style& st) {
-  std::string out = fmt::format("{}  {}  {}\n", st.bold(r["id"].get<std::string>()), st.cyan(r["kind"].get<std::string>()),
-                                printable(r["name"].get<std::string>()));  // one line, whatever the record says
+  // One line (wrapped), whatever the record says.
+  std::string out = heading_line(st, r["id"].get<std::string>(), r["kind"].get<std::string>(), printable(r["name"].get<std::string>()));
   out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));
   if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
   if (r.contains("read_at")) {

@@ -128,12 +128,11 @@ std::string family(const ojson& j, const Style& st) {
 }
 
 std::string generic(const ojson& j, const Style& st) {
-  std::string out = fmt::format("{}  {}  {}\n", st.bold(j["topic"].get<std::string>()), st.cyan(j["kind"].get<std::string>()),
-                                j.value("name", std::string()));
+  std::string out = heading_line(st, j["topic"].get<std::string>(), j["kind"].get<std::string>(), j.value("name", std::string()));
   ojson rest = ojson::object();
   for (const auto& [k, v] : j.items())
     if (k != "topic" && k != "kind" && k != "name" && k != "doc" && k != "text") rest[k] = v;
-  return fit_lines(out, st.width) + "\n" + render_fields(rest, st);
+  return out + "\n" + render_fields(rest, st);
 }
 
 }  // namespace

@@ -132,6 +132,21 @@ std::string fit_line(const std::string& line, std::size_t width) {
     body = lead + 2;
     hang = lead + 2;
   }
+  // Only a last word runs past, and it would not fit a line of its own either (a URL,
+  // a path): breaking before it gains nothing.
+  std::size_t at = 0;
+  for (std::size_t n = 0; at < line.size(); ++at) {
+    if (line[at] == '\x1b') {
+      while (at < line.size() && line[at] != 'm') ++at;
+      continue;
+    }
+    if ((static_cast<unsigned char>(line[at]) & 0xC0) != 0x80 && n++ == width) break;
+  }
+  if (line.find(' ', at) == std::string::npos) {
+    std::size_t start = line.rfind(' ', at);
+    start = start == std::string::npos ? 0 : start + 1;
+    if (start <= body || hang + visible_width(line.substr(start)) > width) return line + "\n";
+  }
   return wrap(line.substr(body), width, line.substr(0, body), std::string(hang, ' '));
 }
 

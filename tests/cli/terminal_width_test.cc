@@ -81,7 +81,7 @@ TEST_CASE("terminal width: every command and every --help fits COLUMNS=80 and 12
       "verify --log examples/logs/vllm-marlin-ampere-rtx3090.log --gpu h100 --quant gptq",
       "inspect examples/deepseek-r1", "inspect examples/gpt-oss-120b",
       "graph --around nvfp4", "graph --around h100",
-      "lint --no-config " + lint_dir, "lint --no-config --format concise " + lint_dir,
+      "lint --no-config " + lint_dir,  // not --format concise: one line per finding, for editors and grep
       "lint --no-config --statistics --show-fixes " + lint_dir, "lint --list-rules",
   };
   for (std::size_t width : {80, 120}) {

@@ -87,5 +87,8 @@ TEST_CASE("table: fit_lines hangs a too-long line under its label, its bullet or
   CHECK(fit_lines("  - one two three four five six\n", 16) == "  - one two\n    three four\n    five six\n");
   CHECK(fit_lines("one two three four five six", 14) == "one two three\nfour five six");
   CHECK(fit_lines("```\none two three four five six\n```\n", 10) == "```\none two three four five six\n```\n");
-  CHECK(fit_lines("see https://example.com/a/very/long/path\n", 20) == "see\nhttps://example.com/a/very/long/path\n");
+  // A last word that runs past moves to a line of its own when it fits there, else stays.
+  CHECK(fit_lines("see the page at https://ex.com/abc\n", 20) == "see the page at\nhttps://ex.com/abc\n");
+  CHECK(fit_lines("see https://example.com/a/very/long/path\n", 20) == "see https://example.com/a/very/long/path\n");
+  CHECK(fit_lines("  url: https://example.com/a/very/long/path\n", 20) == "  url: https://example.com/a/very/long/path\n");
 }
