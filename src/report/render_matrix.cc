@@ -138,8 +138,15 @@ std::string table_text(const Rows& rows, std::size_t width, std::size_t lead, st
       for (std::size_t c : columns) out.push_back(c < r.size() ? r[c] : "");
       return out;
     };
-    Table t(pick(rows[0]));
-    for (std::size_t i = 1; i < rows.size(); ++i) t.add(pick(rows[i]));
+    // A panel's header is as tall as its own labels: rows blank in its columns are left out.
+    std::vector<std::vector<std::string>> kept;
+    for (const auto& r : rows) {
+      auto cells = pick(r);
+      if (std::any_of(cells.begin(), cells.end(), [](const std::string& c) { return visible_width(c) > 0; })) kept.push_back(cells);
+    }
+    if (kept.empty()) return std::string();
+    Table t(kept[0]);
+    for (std::size_t i = 1; i < kept.size(); ++i) t.add(kept[i]);
     t.wrap_to(width, 0);
     return t.render();
   };
