@@ -22,8 +22,9 @@ class Table {
   void fit(std::size_t width, std::size_t indent, std::vector<std::size_t> drop, std::vector<Shrink> shrink);
   // Fit the table, rendered with `indent`, in `width` columns by wrapping cells at
   // spaces over several lines: the widest column narrows first, none below its
-  // longest word or `min` characters, the first column not below a third of the
-  // width (a longer cell there sits alone on its line, the row going on under it).
+  // longest word or `min` characters; the first column keeps nine in ten of its
+  // words whole and takes at most a third of the width (a longer id there sits
+  // alone on its line, the row going on under it).
   // While that is still wider, leave out the columns of `drop` in order (dropped()
   // names them, wrap_width() says from how many columns all are shown). Nothing
   // is cut; a table of long words stays wider. Use it or fit(), not both.
@@ -64,8 +65,9 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
 // past its indent, when that is in the first half of the width), else under its
 // indent, two more after a "- " or "* " bullet. What precedes the hanging indent is
 // kept as it is. Lines inside ``` fences and lines that fit are left alone; a word
-// longer than a line stays whole (a URL, a path). The one rule that fits prose,
-// labelled lines and --help to the terminal.
+// longer than a line stays whole (a URL, a path), and a line whose only word past
+// the width would not fit a line of its own either is left as it is. The one rule
+// that fits prose, labelled lines and --help to the terminal.
 std::string fit_lines(const std::string& text, std::size_t width);
 
 }  // namespace qsel
