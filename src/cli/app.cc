@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +18,8 @@
 #include "qsel/core/text.h"
 #include "qsel/core/timing.h"
 #include "qsel/core/version.h"
+#include "qsel/report/style.h"
+#include "qsel/report/table.h"
 #include "commands.h"
 
 namespace qsel {
@@ -54,6 +57,21 @@ void setup_logging(std::ostream& err, int verbosity) {
                     : verbosity < 0 ? spdlog::level::err : spdlog::level::warn);
   spdlog::set_default_logger(logger);
 }
+
+// --help fitted to the terminal by the rule every command's text output follows
+// (fit_lines): a description too long for its line continues under the
+// description column, the footer's prose and tables likewise. CLI11 2.1's own
+// formatter pads names to a column but never wraps what follows.
+class WidthFormatter final : public CLI::Formatter {
+ public:
+  explicit WidthFormatter(std::size_t width) : width_(width) {}
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    return fit_lines(CLI::Formatter::make_help(app, std::move(name), mode), width_);
+  }
+
+ private:
+  std::size_t width_;
+};
 
 std::vector<std::string> command_names() {
   std::vector<std::string> names;
@@ -229,6 +247,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (const char* d = std::getenv("QSEL_DATA"); d && *d) ctx.data_dir = d;
 
   CLI::App app{"qsel — quantization advisor and record linter for LLM deployment", "qsel"};
+  // Before the commands are added: each takes its parent's formatter.
+  app.formatter(std::make_shared<WidthFormatter>(terminal_width(std::getenv("COLUMNS"), &out == &std::cout ? STDOUT_FILENO : -1)));
   std::vector<std::pair<CLI::App*, Runner>> runners;
   bool version = false;
   build_cli(app, ctx, runners, version);

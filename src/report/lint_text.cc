@@ -5,6 +5,7 @@
 #include "qsel/core/text.h"
 #include "qsel/report/lint_report.h"
 #include "qsel/lint/registry.h"
+#include "qsel/lint/snippet.h"
 #include "qsel/report/table.h"
 
 namespace qsel {
@@ -79,7 +80,16 @@ std::string details(const Finding& f, const Style& s) {
   std::string pad(digits + 2, ' ');
   std::string out;
   if (f.mark.known() && f.snippet) {
-    ShownLine line = show(*f.snippet);
+    // The window narrowed to the terminal: " 12 | " and an ellipsis at either end take their room.
+    Snippet sn = *f.snippet;
+    std::size_t room = s.width > pad.size() + 4 ? s.width - pad.size() - 4 : 0;
+    if (utf8_length(sn.text) > std::max<std::size_t>(room, 20)) {
+      Snippet narrow = snippet_of_line(sn.text, sn.column, std::max<std::size_t>(room, 20));
+      narrow.cut_before = narrow.cut_before || sn.cut_before;
+      narrow.cut_after = narrow.cut_after || sn.cut_after;
+      sn = narrow;
+    }
+    ShownLine line = show(sn);
     out += pad + s.cyan("|") + "\n";
     out += " " + s.cyan(fmt::format("{} |", f.mark.line)) + (line.text.empty() ? "" : " " + line.text) + "\n";
     std::string caret = f.severity == Severity::Error ? s.red("^") : s.yellow("^");
@@ -108,8 +118,8 @@ std::string render_lint_statistics(const LintReport& r, const Style& s) {
 std::string render_lint_text(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
-    out += fmt::format("{}: {}: {} {}\n", location(f, s), finding_severity_text(f.severity, s), printable(f.message),
-                       s.dim(fmt::format("[{} {}]", f.code, f.name))) +
+    out += wrap(fmt::format("{} {}", printable(f.message), s.dim(fmt::format("[{} {}]", f.code, f.name))), s.width,
+                fmt::format("{}: {}: ", location(f, s), finding_severity_text(f.severity, s)), "    ") +
            details(f, s);
   return out + lint_summary_line(r) + "\n";
 }
@@ -117,6 +127,7 @@ std::string render_lint_text(const LintReport& r, const Style& s) {
 std::string render_lint_concise(const LintReport& r, const Style& s) {
   std::string out;
   for (const Finding& f : r.findings)
+    // One line per finding whatever the width, as ruff's concise: editors and grep read it line by line.
     out += fmt::format("{}: {} {} {}{}\n", location(f, s), s.bold(f.code), finding_severity_text(f.severity, s), printable(f.message),
                        f.fix ? s.dim(" [*]") : "");
   return out + lint_summary_line(r) + "\n";
@@ -131,7 +142,7 @@ std::string render_lint_fixes(const std::vector<Finding>& fixes, bool applied, c
     out += fmt::format("  {}: {} {} → {}\n", location(f, s), f.code, quote_value(printable(f.fix->old_text)),
                        quote_value(printable(f.fix->new_text)));
   }
-  return out;
+  return fit_lines(out, s.width);
 }
 
 std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& s) {
@@ -139,6 +150,7 @@ std::string render_rules_table(const std::vector<RuleInfo>& rules, const Style& 
   for (const RuleInfo& r : rules)
     t.add({s.bold(std::string(r.code)), std::string(r.name), severity_name(r.severity), r.fixable ? "yes" : "",
            std::string(r.summary)});
+  t.wrap_to(s.width, 0);
   return t.render();
 }
 

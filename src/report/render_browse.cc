@@ -60,7 +60,16 @@ std::string cell_text(const ojson& v) {
 }
 
 std::string labelled_line(const Style& st, std::string_view label, const std::string& text, std::size_t width) {
-  return st.bold(label) + std::string(label.size() < width ? width - label.size() : 1, ' ') + text + "\n";
+  std::string first = st.bold(label) + std::string(label.size() < width ? width - label.size() : 1, ' ');
+  if (visible_width(first + text) <= st.width) return first + text + "\n";
+  return wrap(text, st.width, first, std::string(std::max(width, label.size() + 1), ' '));
+}
+
+std::string heading_line(const Style& st, const std::string& id, const std::string& kind, const std::string& name) {
+  std::string first = st.bold(id) + "  " + st.cyan(kind) + "  ";
+  std::size_t at = visible_width(first);
+  if (at + visible_width(name) <= st.width) return first + name + "\n";
+  return wrap(name, st.width, first, std::string(at <= st.width / 2 ? at : 2, ' '));
 }
 
 std::string string_or_empty(const ojson& v) { return v.is_string() ? v.get<std::string>() : ""; }
@@ -79,8 +88,16 @@ bool is_flat_list(const ojson& v) {
   return len < 100;
 }
 
+// `first` then `text` on a line, broken by wrap() only when wider than `width` (a
+// line that fits keeps its spacing as written).
+std::string fitted(const std::string& text, std::size_t width, const std::string& first, const std::string& rest) {
+  std::string line = first + text;
+  return visible_width(line) <= width ? line + "\n" : wrap(text, width, first, rest);
+}
+
 void fields(const ojson& data, const Style& st, int indent, std::string& out) {
   std::string pad(static_cast<std::size_t>(indent), ' ');
+  std::size_t width = st.width;
   for (const auto& [k, v] : data.items()) {
     if (v.is_object()) {
       out += pad + st.bold(k) + ":\n";
@@ -94,7 +111,7 @@ void fields(const ojson& data, const Style& st, int indent, std::string& out) {
           inner.replace(static_cast<std::size_t>(indent) + 2, 2, "- ");
           out += inner;
         } else {
-          out += pad + "  - " + cell_text(x) + "\n";
+          out += fitted(cell_text(x), width, pad + "  - ", pad + "    ");
         }
       }
     } else if (v.is_string() && v.get<std::string>().find('\n') != std::string::npos) {
@@ -102,14 +119,14 @@ void fields(const ojson& data, const Style& st, int indent, std::string& out) {
       std::string s = v.get<std::string>(), line;
       for (std::size_t i = 0; i <= s.size(); ++i) {
         if (i == s.size() || s[i] == '\n') {
-          if (!line.empty() || i < s.size()) out += pad + "  " + line + "\n";
+          if (!line.empty() || i < s.size()) out += line.empty() ? pad + "  \n" : fitted(line, width, pad + "  ", pad + "  ");
           line.clear();
         } else {
           line += s[i];
         }
       }
     } else {
-      out += pad + st.bold(k) + ": " + (v.is_array() ? "[" + cell_text(v) + "]" : cell_text(v)) + "\n";
+      out += fitted(v.is_array() ? "[" + cell_text(v) + "]" : cell_text(v), width, pad + st.bold(k) + ": ", pad + "    ");
     }
   }
 }
@@ -126,6 +143,7 @@ std::string render_list(const ojson& result, const Style& st) {
   if (result.contains("kinds")) {
     Table t({"kind", "records", "folder"});
     for (const auto& k : result["kinds"]) t.add({k["kind"], cell_text(k["count"]), k["folder"]});
+    t.wrap_to(st.width, 0);
     return t.render();
   }
   std::vector<std::string> header;
@@ -141,15 +159,22 @@ std::string render_list(const ojson& result, const Style& st) {
     }
     t.add(row);
   }
+  // Too wide even wrapped: the columns between the id and the last leave, the rightmost first.
+  std::vector<std::size_t> drop;
+  for (std::size_t c = header.size() >= 2 ? header.size() - 2 : 0; c >= 1 && c < header.size(); --c) drop.push_back(c);
+  t.wrap_to(st.width, 0, drop);
   std::string out = result["records"].empty() ? "" : t.render();
+  if (auto dropped = t.dropped(); !dropped.empty() && !result["records"].empty())
+    out += st.dim(wrap(fmt::format("{}: shown from {} columns (a wider terminal, or COLUMNS={}); --format json has every field",
+                                   fmt::join(dropped, ", "), t.wrap_width(), t.wrap_width()), st.width, "", "  "));
   std::vector<std::string> filters;
   for (const auto& f : result.value("filters", ojson::array())) {
     std::string value = f["value"], resolved = f["resolved"];
     filters.push_back(f["flag"].get<std::string>() + " " + value + (resolved == value ? "" : " → " + resolved));
   }
-  out += st.dim(fmt::format("{} {}{}\n", result["count"].get<std::size_t>(),
+  out += fit_lines(st.dim(fmt::format("{} {}{}\n", result["count"].get<std::size_t>(),
                             result["count"] == 1 ? result["kind"].get<std::string>() : result["plural"].get<std::string>(),
-                            filters.empty() ? "" : fmt::format(" ({})", fmt::join(filters, ", "))));
+                            filters.empty() ? "" : fmt::format(" ({})", fmt::join(filters, ", ")))), st.width);
   return out;
 }
 
@@ -200,8 +225,8 @@ std::string render_list_markdown(const ojson& result) {
 }
 
 std::string render_show(const ojson& r, const Style& st) {
-  std::string out = fmt::format("{}  {}  {}\n", st.bold(r["id"].get<std::string>()), st.cyan(r["kind"].get<std::string>()),
-                                printable(r["name"].get<std::string>()));  // one line, whatever the record says
+  // One line (wrapped), whatever the record says.
+  std::string out = heading_line(st, r["id"].get<std::string>(), r["kind"].get<std::string>(), printable(r["name"].get<std::string>()));
   out += st.dim(fmt::format("  from {}:{}:{}\n", r["file"].get<std::string>(), r["line"].get<int>(), r["column"].get<int>()));
   if (r.contains("resolved")) out += "  " + r["resolved"]["note"].get<std::string>() + "\n";
   if (r.contains("read_at")) {
@@ -256,11 +281,12 @@ std::string render_show(const ojson& r, const Style& st) {
         first = false;
       }
     }
+    t.wrap_to(st.width, 2);
     out += t.render(2, false);
   };
   edges("refers_to", "Refers to");
   edges("referred_to_by", "Referred to by");
-  return out;
+  return fit_lines(out, st.width);  // the heading lines; fields and tables are fitted already
 }
 
 }  // namespace qsel

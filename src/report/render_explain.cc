@@ -115,19 +115,20 @@ std::string format_on(const ojson& j, const Style& st) {
   for (const auto& u : j["unknowns"]) add_row(t, "unknown", u.get<std::string>());
   add_row(t, "rules", j["rules"].empty() ? "-" : join(j["rules"]));
   if (j.contains("rests_on")) add_row(t, "rests on", "the first way to run it here " + j["rests_on"]["statement"].get<std::string>());
-  return out + "\n" + t.render(2, false);
+  t.wrap_to(st.width, 2);
+  return fit_lines(out, st.width) + "\n" + t.render(2, false);
 }
 
 std::string family(const ojson& j, const Style& st) {
   std::string out = fmt::format("{} on {}: {}\n{}\n\n", st.bold(j["format"].get<std::string>()), j["family"].get<std::string>(),
                                 verdict_tag(j["verdict"], st), j["note"].get<std::string>());
+  out = fit_lines(out, st.width);
   for (const auto& p : j["per_target"]) out += format_on(p, st) + "\n";
   return out;
 }
 
 std::string generic(const ojson& j, const Style& st) {
-  std::string out = fmt::format("{}  {}  {}\n", st.bold(j["topic"].get<std::string>()), st.cyan(j["kind"].get<std::string>()),
-                                j.value("name", std::string()));
+  std::string out = heading_line(st, j["topic"].get<std::string>(), j["kind"].get<std::string>(), j.value("name", std::string()));
   ojson rest = ojson::object();
   for (const auto& [k, v] : j.items())
     if (k != "topic" && k != "kind" && k != "name" && k != "doc" && k != "text") rest[k] = v;
@@ -138,7 +139,7 @@ std::string generic(const ojson& j, const Style& st) {
 
 std::string render_explain_text(const ojson& j, const Style& st) {
   const std::string kind = j["kind"];
-  if (kind == "lint-rule") return j["text"].get<std::string>();
+  if (kind == "lint-rule") return fit_lines(j["text"].get<std::string>(), st.width);
   if (kind == "rule") {
     std::string out = j["doc"].get<std::string>();
     if (!j["records"].empty()) {
@@ -147,7 +148,7 @@ std::string render_explain_text(const ojson& j, const Style& st) {
       out += "\n## Records behind it\n\n";
       for (const auto& [k, ids] : by) out += fmt::format("- {}: {}\n", k, fmt::join(ids, ", "));
     }
-    return out;
+    return fit_lines(out, st.width);
   }
   if (kind == "format" && j.contains("verdict")) return format_on(j, st);
   if (kind == "format-family") return family(j, st);

@@ -122,6 +122,7 @@ std::string render_graph_text(const ojson& r, const Style& st) {
     }
     Table t({"", ""});
     for (const auto& l : labels) t.add({"→ " + l, fmt::format("{}", fmt::join(targets[l], ", "))});
+    t.wrap_to(st.width, 2);
     out += t.render(2, false);
   }
   out += st.dim(fmt::format("{} nodes, {} edges", r["node_count"].get<std::size_t>(), r["edge_count"].get<std::size_t>()));
@@ -129,7 +130,7 @@ std::string render_graph_text(const ojson& r, const Style& st) {
   if (r["root"].is_string()) out += st.dim(fmt::format(" within {} hop{} of {}", depth, depth == 1 ? "" : "s", string_or_empty(r["root"])));
   out += "\n";
   if (any_disagreement(r["edges"])) out += st.dim(std::string(kVerdictLegend)) + "\n";
-  return out;
+  return fit_lines(out, st.width);
 }
 
 // ---- Graphviz dot ----------------------------------------------------------------------------

@@ -73,6 +73,7 @@ std::string render_inspect_text(const ojson& r, const Style& st) {
     for (const auto& s : r["by_dtype"])
       t.add({printable_value(s["dtype"]), std::to_string(s["tensors"].get<std::size_t>()), billions(s["params"].get<double>()), size_text(s["bytes"].get<double>()),
              s["bpw"].is_number() ? fmt::format("{:.3f}", s["bpw"].get<double>()) : "-", s["group"].is_number() ? std::to_string(s["group"].get<int>()) : "-"});
+    t.wrap_to(st.width, 0);
     out += "\n" + t.render();
   }
   if (!r["notes"].empty()) {

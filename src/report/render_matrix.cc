@@ -123,11 +123,63 @@ std::string colored_cell(const ojson& v, const Style& st) {
 
 using Rows = std::vector<std::vector<std::string>>;
 
-// A table whose first row is laid out like the others (Table needs its column count up front).
-std::string table_text(const Rows& rows) {
-  Table t(rows.at(0));
-  for (std::size_t i = 1; i < rows.size(); ++i) t.add(rows[i]);
-  return t.render();
+// A table whose first row is laid out like the others (Table needs its column count up front),
+// fitted to `width`: when the grid is wider, its columns past the `lead` label columns go
+// in panels one under another, each repeating the labels; the last `trailing` columns
+// (a list of targets) go with the last panel and wrap.
+std::string table_text(const Rows& rows, std::size_t width, std::size_t lead, std::size_t trailing = 0) {
+  std::size_t n = rows.at(0).size();
+  std::vector<std::size_t> w(n, 0);
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size() && c < n; ++c) w[c] = std::max(w[c], visible_width(r[c]));
+  auto table = [&](const std::vector<std::size_t>& columns) {
+    auto pick = [&](const std::vector<std::string>& r) {
+      std::vector<std::string> out;
+      for (std::size_t c : columns) out.push_back(c < r.size() ? r[c] : "");
+      return out;
+    };
+    // A panel's header is as tall as its own labels: rows blank in its columns are left out.
+    std::vector<std::vector<std::string>> kept;
+    for (const auto& r : rows) {
+      auto cells = pick(r);
+      if (std::any_of(cells.begin(), cells.end(), [](const std::string& c) { return visible_width(c) > 0; })) kept.push_back(cells);
+    }
+    if (kept.empty()) return std::string();
+    Table t(kept[0]);
+    for (std::size_t i = 1; i < kept.size(); ++i) t.add(kept[i]);
+    t.wrap_to(width, 0);
+    return t.render();
+  };
+  std::size_t lead_width = 0;
+  for (std::size_t c = 0; c < lead && c < n; ++c) lead_width += w[c] + 2;
+  std::size_t last = n - std::min(n, trailing);
+  std::size_t tail = 0;  // the trailing columns' room in the last panel: some of it, they wrap
+  for (std::size_t c = last; c < n; ++c) tail += std::min<std::size_t>(w[c], 16) + 2;
+  std::vector<std::vector<std::size_t>> panels;
+  std::vector<std::size_t> cur;
+  std::size_t used = lead_width;
+  for (std::size_t c = lead; c < last; ++c) {
+    bool final_column = c + 1 == last;
+    std::size_t need = w[c] + 2 + (final_column ? tail : 0);
+    if (!cur.empty() && used + need > width + 2) {
+      panels.push_back(cur);
+      cur.clear();
+      used = lead_width;
+    }
+    cur.push_back(c);
+    used += w[c] + 2;
+  }
+  panels.push_back(cur);
+  std::string out;
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    std::vector<std::size_t> columns;
+    for (std::size_t c = 0; c < lead && c < n; ++c) columns.push_back(c);
+    columns.insert(columns.end(), panels[p].begin(), panels[p].end());
+    if (p + 1 == panels.size())
+      for (std::size_t c = last; c < n; ++c) columns.push_back(c);
+    out += (p ? "\n" : "") + table(columns);
+  }
+  return out;
 }
 
 // Header rows over `first` empty leading columns: each label wrapped, the lines bottom-aligned.
@@ -165,18 +217,45 @@ std::string gpu_line(const ojson& gpu, const ojson& rows) {
   return fmt::format("{}: row {}\n", who, fmt::join(labels, ", "));
 }
 
+// The grid with its column labels written out, or, when that is wider than the
+// terminal, numbered 1…N over the columns with a legend under the grid.
 std::string grid_body(const ojson& grid, const Style& st) {
   std::vector<std::string> labels;
   for (const auto& c : grid["columns"]) labels.push_back(cell_text(c["label"]));
-  Rows t = wrapped_header(1, labels, "targets", st);
-  for (const auto& r : grid["rows"]) {
-    if (gpu_mode(grid) && !r.value("selected", false)) continue;
-    std::vector<std::string> row{st.bold(cell_text(r["label"]))};
-    for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][cell_text(c["key"])], st));
-    row.push_back(st.dim(joined_ids(r["targets"])));
-    t.push_back(row);
+  auto body = [&](const std::vector<std::string>& heads) {
+    Rows t = wrapped_header(1, heads, "targets", st);
+    for (const auto& r : grid["rows"]) {
+      if (gpu_mode(grid) && !r.value("selected", false)) continue;
+      std::vector<std::string> row{st.bold(cell_text(r["label"]))};
+      for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][cell_text(c["key"])], st));
+      row.push_back(st.dim(joined_ids(r["targets"])));
+      t.push_back(row);
+    }
+    return t;
+  };
+  auto widest = [](const Rows& rows) {
+    Table t(rows.at(0));
+    for (std::size_t i = 1; i < rows.size(); ++i) t.add(rows[i]);
+    return t.natural_width(0);
+  };
+  Rows named = body(labels);
+  // The targets column wraps: it need not fit whole, some of it must.
+  std::size_t targets = 0;
+  for (const auto& r : named) targets = std::max(targets, visible_width(r.back()));
+  if (widest(named) - targets + std::min<std::size_t>(targets, 16) <= st.width) return table_text(named, st.width, 1, 1);
+  std::vector<std::string> numbers;
+  std::string legend, line = st.dim("columns:");
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    numbers.push_back(std::to_string(i + 1));
+    // Each "N label" kept on one line when it fits on one.
+    std::string item = fmt::format("{} {}{}", i + 1, labels[i], i + 1 < labels.size() ? ";" : "");
+    if (visible_width(line) + 1 + visible_width(item) > st.width && visible_width(line) > 2) {
+      legend += line + "\n";
+      line = " ";
+    }
+    line += " " + item;
   }
-  return table_text(t);
+  return table_text(body(numbers), st.width, 1, 1) + legend + line + "\n";
 }
 
 std::string excludes(const ojson& footnote) {
@@ -244,7 +323,7 @@ std::string render_derived(const ojson& d, const Style& st) {
     }
     t.push_back(row);
   }
-  out += "\n" + table_text(t);
+  out += "\n" + table_text(t, st.width, 2);
   out += st.dim(fmt::format("{} formats x {} parts", d["formats"].size(), d["parts"].size())) + "\n";
   if (!d["unlisted"].empty()) out += st.dim("no format record names " + joined_ids(d["unlisted"], 100)) + "\n";
   return out;
@@ -270,7 +349,7 @@ std::string render_verdicts(const ojson& d, const Style& st) {
     for (const auto& p : d["targets"]) row.push_back(verdict_cell(cell_text(f["cells"][cell_text(p["id"])]["verdict"]), st));
     t.push_back(row);
   }
-  out += "\n" + table_text(t);
+  out += "\n" + table_text(t, st.width, 2);
   out += st.dim(fmt::format("{} formats x {} targets; --format json has each cell's reasons, --format html draws them",
                             d["formats"].size(), d["targets"].size())) + "\n";
   return out;
@@ -280,7 +359,11 @@ std::string render_matrix_list(const ojson& r, const Style& st) {
   Table t({"id", "engine", "rows", "columns", "name"});
   for (const auto& m : r["matrices"])
     t.add({st.bold(cell_text(m["id"])), cell_text(m["engine"]), cell_text(m["rows"]), cell_text(m["columns"]), cell_text(m["name"])});
-  return t.render() + st.dim(fmt::format("{} matrices; `qsel matrix --engine ENGINE` draws one", r["count"].get<std::size_t>())) + "\n";
+  t.wrap_to(st.width, 0, {3, 2, 1});
+  std::string note = t.dropped().empty() ? ""
+                     : wrap(fmt::format("{}: shown from {} columns (a wider terminal, or COLUMNS={}); --format json has every field",
+                                        fmt::join(t.dropped(), ", "), t.wrap_width(), t.wrap_width()), st.width, "", "  ");
+  return t.render() + st.dim(note) + st.dim(fmt::format("{} matrices; `qsel matrix --engine ENGINE` draws one", r["count"].get<std::size_t>())) + "\n";
 }
 
 // ---- CSV and Markdown ----------------------------------------------------------------------
@@ -369,7 +452,9 @@ std::string markdown_grid(const ojson& grid) {
 
 }  // namespace
 
-std::string render_matrix(const ojson& r, const Style& st) {
+namespace {
+
+std::string render_matrix_unfitted(const ojson& r, const Style& st) {
   if (r.contains("matrices")) return render_matrix_list(r, st);
   if (r.contains("derived")) return render_derived(r, st);
   if (r.contains("verdicts")) return render_verdicts(r, st);
@@ -378,6 +463,11 @@ std::string render_matrix(const ojson& r, const Style& st) {
   for (const auto& g : r["grids"]) out += (out.empty() ? "" : "\n") + render_grid(g, st);
   return out;
 }
+
+}  // namespace
+
+// The tables are fitted as they are laid out; the titles, notes and sources here.
+std::string render_matrix(const ojson& r, const Style& st) { return fit_lines(render_matrix_unfitted(r, st), st.width); }
 
 std::string render_matrix_csv(const ojson& r) {
   Flat f = flat(r);

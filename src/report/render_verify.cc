@@ -40,7 +40,10 @@ std::string render_verify_text(const ojson& r, const Style& st) {
   first = true;
   for (const auto& c : r["checks"]) {
     std::string res = c["result"] == "pass" ? st.green("ok  ") : c["result"] == "fail" ? st.red("FAIL") : st.dim("--  ");
-    out += verify_line(st, first ? "Checks" : "", fmt::format("{} {}: {}", res, printable_value(c["check"]), printable_value(c["text"])));
+    // A check's text wraps under itself, past its ok/FAIL mark.
+    std::string label = first ? "Checks" : "";
+    out += wrap(fmt::format("{}: {}", printable_value(c["check"]), printable_value(c["text"])), st.width,
+                st.bold(label) + std::string(11 - label.size(), ' ') + res + " ", std::string(16, ' '));
     first = false;
   }
   std::string v = printable_value(r["verdict"]);

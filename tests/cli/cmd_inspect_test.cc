@@ -10,6 +10,7 @@ using qsel::test::run_cli;
 using nlohmann::json;
 
 TEST_CASE("inspect e2e: a checkpoint folder in text and JSON", "[e2e][inspect]") {
+  qsel::test::ScopedEnv wide("COLUMNS", "1000");  // what is said, not where lines break
   qsel::test::TempDir d;
   auto path = qsel::test::write_checkpoint(d, "awq", qsel::test::tiny_config({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}}),
                                            qsel::test::awq_tensors());

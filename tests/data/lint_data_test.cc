@@ -18,6 +18,7 @@ TEST_CASE("data: qsel lint data/ prints only its summary: the five contested-bpw
 }
 
 TEST_CASE("data: qsel lint --no-config data/ exits 0 with exactly the five contested-bpw warnings", "[data][lint]") {
+  qsel::test::ScopedEnv wide("COLUMNS", "1000");  // what is said, not where lines break
   auto text = qsel::test::run_binary("lint --no-config data/");
   CHECK(text.code == 0);
   CHECK(text.err.empty());

@@ -44,6 +44,7 @@ TEST_CASE("snippet: findings without a position or a readable file get none", "[
 }
 
 TEST_CASE("snippet e2e: an unterminated quote is a located QS006 with its line", "[lint][snippet][e2e]") {
+  qsel::test::ScopedEnv wide("COLUMNS", "1000");  // what is said, not where lines break
   TempDir d;
   d.write("formats/q.yaml", minimal_record("format", "q") + "notes: \"unterminated\n");
   auto r = run_cli({"lint", "--no-color", d.path().string()});
@@ -60,6 +61,7 @@ TEST_CASE("snippet e2e: an unterminated quote is a located QS006 with its line",
 }
 
 TEST_CASE("snippet e2e: control characters in the line are escaped, long lines cut", "[lint][snippet][e2e]") {
+  qsel::test::ScopedEnv wide("COLUMNS", "1000");  // what is said, not where lines break
   TempDir d;
   d.write("formats/q.yaml", minimal_record("format", "q", "weight_bits: \"\x1b[2J\a four\"\n"));
   d.write("formats/r.yaml", minimal_record("format", "r", "weight_bits: \"" + std::string(5000, 'x') + "\"\n"));

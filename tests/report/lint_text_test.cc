@@ -18,13 +18,16 @@ LintReport sample() {
   return r;
 }
 
-// One error at `mark` whose source line is `line`, rendered without colour.
-std::string one(const std::string& line, Mark mark, Severity severity = Severity::Error) {
+// One error at `mark` whose source line is `line`, rendered without colour on a terminal of `width`
+// (wide enough by default that the window is the lint layer's).
+std::string one(const std::string& line, Mark mark, Severity severity = Severity::Error, std::size_t width = 1000) {
   LintReport r;
   r.findings = {{"QS006", "invalid-yaml", severity, "f.yaml", mark, "", "problem", {}}};
   r.findings[0].snippet = snippet_of_line(line, mark.column);
   r.files = 1;
-  std::string out = render_lint_text(r, Style{});
+  Style st;
+  st.width = width;
+  std::string out = render_lint_text(r, st);
   return out.substr(0, out.rfind('\n', out.size() - 2) + 1);  // without the summary line
 }
 
@@ -32,7 +35,8 @@ std::string one(const std::string& line, Mark mark, Severity severity = Severity
 
 TEST_CASE("lint_text: each finding with its source line and caret, the summary last", "[report][lint]") {
   CHECK(render_lint_text(sample(), Style{}) ==
-        "data/formats/q.yaml:9:20: error: weight_group_size 256 is the Q4_K super-block; its scale group is 32 [QS004 kquant-group-size]\n"
+        "data/formats/q.yaml:9:20: error: weight_group_size 256 is the Q4_K super-block; its scale group is\n"
+        "    32 [QS004 kquant-group-size]\n"
         "   |\n"
         " 9 | weight_group_size: 256\n"
         "   |                    ^\n"
@@ -114,6 +118,15 @@ TEST_CASE("lint_text: a long line is cut to a window around the column", "[repor
                "   | " + std::string(101, ' ') + "^\n"
                "   = see: qsel explain QS006\n"
                "\n");
+  // On a terminal of 100 columns the window narrows to fit it, the caret still under the X.
+  std::string narrow = one(line, {5, 308}, Severity::Error, 100);
+  std::string fitted = std::string(46, 'a') + "X" + std::string(46, 'b');
+  CHECK(narrow == "f.yaml:5:308: error: problem [QS006 invalid-yaml]\n"
+                  "   |\n"
+                  " 5 | …" + fitted + "…\n"
+                  "   | " + std::string(47, ' ') + "^\n"
+                  "   = see: qsel explain QS006\n"
+                  "\n");
   // Near either end, the window keeps its full width and is cut on one side only.
   Snippet start = snippet_of_line(line, 3);
   CHECK(!start.cut_before);

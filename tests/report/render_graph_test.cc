@@ -59,9 +59,12 @@ TEST_CASE("render_graph: an edge whose claim differs from qsel's verdict says bo
   CHECK(dot.find("\"a.b\" -> \"a-b\" [label=\"native-on (qsel: dequant)\"];") != std::string::npos);
   CHECK(dot.find("label=\"serves, selection-format, census-native\"") != std::string::npos);
   CHECK(dot.find("\"legend:verdict\" [label=\"LABEL (qsel: V): the record claims LABEL; qsel's verdict") != std::string::npos);
-  std::string text = render_graph_text(g, Style{});
+  Style wide;
+  wide.width = 200;
+  std::string text = render_graph_text(g, wide);
   CHECK(text.find("  → native-on (qsel: dequant)  a-b\n") != std::string::npos);
   CHECK(text.ends_with("LABEL (qsel: V): the record claims LABEL; qsel's verdict for the pair (explain, list, recommend) is V\n"));
+  CHECK(render_graph_text(g, Style{}).ends_with("LABEL (qsel: V): the record claims LABEL; qsel's verdict for the pair (explain, list, recommend) is\nV\n"));
   CHECK(render_graph_mermaid(g).find("n_a_b -->|native-on #40;qsel: dequant#41;| n_a_b_2") != std::string::npos);
 }
 

@@ -11,12 +11,15 @@ TEST_CASE("render_verify: the Log line says what was cut and where reading stopp
   r["lines_cut"] = 2;
   r["stopped_at_bytes"] = 4294967296ull;
   CHECK(render_verify_text(r, Style{}).rfind(
-            "Log        engine.log (12 lines, 2 cut at 64 KiB; reading stopped at the 4 GiB cap (byte 4294967296): lines past it were not checked)\n",
+            "Log        engine.log (12 lines, 2 cut at 64 KiB; reading stopped at the 4 GiB cap (byte\n"
+            "           4294967296): lines past it were not checked)\n",
             0) == 0);
 }
 
 TEST_CASE("render_verify: a stream stopped at the time cap says so (issue 41: verify --log - ran to 4 GiB)", "[report][verify]") {
   ojson r = {{"log", "-"}, {"lines", 3}, {"stopped_after_s", 20}, {"engine", nullptr}, {"checks", ojson::array()}, {"verdict", "unverified"}};
-  CHECK(render_verify_text(r, Style{}).rfind(
+  Style wide;
+  wide.width = 200;
+  CHECK(render_verify_text(r, wide).rfind(
             "Log        - (3 lines; reading stopped after 20 s (a stream that did not end): lines past it were not checked)\n", 0) == 0);
 }

@@ -57,3 +57,38 @@ TEST_CASE("table: the width is COLUMNS when it is a number, held to 40-1000, els
   CHECK(terminal_width(nullptr, -1) == 100);
   CHECK(terminal_width("-5", -1) == 100);
 }
+
+TEST_CASE("table: wrap_to narrows the widest column first, wrapping its cells at spaces, never below its longest word",
+          "[report][table]") {
+  Table t({"", ""});
+  t.add({"format record", "native on every sm90 part (3); emulated on no sm90 part"});
+  t.add({"vllm", "picks machete → native"});
+  t.wrap_to(40, 2);
+  std::string out = t.render(2, false);
+  CHECK(out == "  format record  native on every sm90\n"
+               "                 part (3); emulated on\n"
+               "                 no sm90 part\n"
+               "  vllm           picks machete → native\n");
+  for (std::size_t at = 0, end; (end = out.find('\n', at)) != std::string::npos; at = end + 1)
+    CHECK(visible_width(out.substr(at, end - at)) <= 40);
+  // A table that fits is left as it is; one of long words stays wider rather than break a word.
+  Table wide({"a", "b"});
+  wide.add({"x", "https://example.com/a/very/long/path/that/cannot/break"});
+  wide.wrap_to(30, 0);
+  CHECK(wide.render() == "a  b\nx  https://example.com/a/very/long/path/that/cannot/break\n");
+}
+
+TEST_CASE("table: fit_lines hangs a too-long line under its label, its bullet or its indent, and leaves fences alone",
+          "[report][table]") {
+  CHECK(fit_lines("short\n", 20) == "short\n");
+  CHECK(fit_lines("  --data DIR  Corpus directory to use instead of the embedded\n", 40) ==
+        "  --data DIR  Corpus directory to use\n"
+        "              instead of the embedded\n");
+  CHECK(fit_lines("  - one two three four five six\n", 16) == "  - one two\n    three four\n    five six\n");
+  CHECK(fit_lines("one two three four five six", 14) == "one two three\nfour five six");
+  CHECK(fit_lines("```\none two three four five six\n```\n", 10) == "```\none two three four five six\n```\n");
+  // A last word that runs past moves to a line of its own when it fits there, else stays.
+  CHECK(fit_lines("see the page at https://ex.com/abc\n", 20) == "see the page at\nhttps://ex.com/abc\n");
+  CHECK(fit_lines("see https://example.com/a/very/long/path\n", 20) == "see https://example.com/a/very/long/path\n");
+  CHECK(fit_lines("  url: https://example.com/a/very/long/path\n", 20) == "  url: https://example.com/a/very/long/path\n");
+}

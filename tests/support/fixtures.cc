@@ -1,6 +1,7 @@
 #include "support/fixtures.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -65,6 +66,16 @@ CliResult run_binary_env(const std::string& env, const std::string& args) {
   r.out = read_text(tmp.path() / "out");
   r.err = read_text(tmp.path() / "err");
   return r;
+}
+
+ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+  if (const char* v = std::getenv(name)) had_ = true, saved_ = v;
+  setenv(name, value, 1);
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (had_) setenv(name_.c_str(), saved_.c_str(), 1);
+  else unsetenv(name_.c_str());
 }
 
 std::string source_dir() { return QSEL_SOURCE_DIR; }

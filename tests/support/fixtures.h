@@ -33,6 +33,21 @@ CliResult run_cli(const std::vector<std::string>& args);          // in-process
 CliResult run_binary(const std::string& args);                     // the built qsel, via the shell
 CliResult run_binary_env(const std::string& env, const std::string& args);  // the same after a shell prefix ("env X=1 ")
 
+// An environment variable set for the life of the object, then restored (or unset).
+// COLUMNS=1000 keeps an exact-output test about what is said, not where lines
+// break (tests/cli/terminal_width_test.cc checks the breaking).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_, saved_;
+  bool had_ = false;
+};
+
 std::string source_dir();
 std::string read_text(const std::filesystem::path& p);
 

@@ -24,6 +24,9 @@ std::string cell_text(const ojson& v);
 // "label" in bold, padded to `width` columns (one space at least), then `text` and a newline:
 // the label column of inspect's and verify's text reports.
 std::string labelled_line(const Style& st, std::string_view label, const std::string& text, std::size_t width);
+// "id  kind  name" and a newline, the name wrapped to the width under itself (under
+// two spaces when it starts past half the width): the first line of show and explain.
+std::string heading_line(const Style& st, const std::string& id, const std::string& kind, const std::string& name);
 // A string's text, or "" for anything else (a field that is a string or absent).
 std::string string_or_empty(const ojson& v);
 // A string's text, or any other value as JSON, made printable for a terminal.
