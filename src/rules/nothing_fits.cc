@@ -114,7 +114,7 @@ void nothing_fits_lead(Deliberation& d) {
     for (std::size_t i = 0; i < smaller.size() && i < 6; ++i) {
       Query s = q;
       s.model = model_from_record(*smaller[i]);
-      if (offer(fmt::format("--model {}", smaller[i]->id), s)) break;
+      if (nf_some_fit(d, s) && offer(fmt::format("--model {}", smaller[i]->id), s)) break;  // sized first: asked in full only if it may fit
     }
     tried.push_back(fmt::format("smaller {} models", q.model->family));
   }

@@ -68,7 +68,7 @@ TEST_CASE("linter: a baseline hides known findings and only new ones fail", "[li
   CHECK(r.findings[0].record == "b");
 }
 
-TEST_CASE("linter: a corpus past the parallel thresholds gives what one thread gives", "[lint][linter][scale]") {
+TEST_CASE("linter: a corpus past the parallel thresholds gives what one thread gives", "[whole-corpus][lint][linter][scale]") {
   // data/ plus 4,200 copies of its gotchas under new ids (the references,
   // checks and teardown of a corpus this size run on several threads), every
   // 100th copy filed under a name that is not its id: one QS012 each.
@@ -105,7 +105,7 @@ TEST_CASE("linter: a corpus past the parallel thresholds gives what one thread g
   }
 }
 
-TEST_CASE("linter: records pruned after their own checks give the findings of whole records on data/", "[lint][linter]") {
+TEST_CASE("linter: records pruned after their own checks give the findings of whole records on data/", "[whole-corpus][lint][linter]") {
   // lint_all fails the test when the pruned and the whole runs differ.
   LintReport r = lint_all(source_dir() + "/data");
   CHECK(r.records > 500);

@@ -54,7 +54,7 @@ std::vector<std::string> new_findings(const fs::path& corpus) {
 
 }  // namespace
 
-TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four mistakes, four findings", "[lint][one-mistake]") {
+TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four mistakes, four findings", "[whole-corpus][lint][one-mistake]") {
   TempDir d;
   fs::path c = copy_corpus(d);
   // The GPU: a copy of rtx-4090 with its own alias, no doc 04 census (that counted the original).
@@ -89,7 +89,7 @@ TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four
   CHECK(found[3] == "formats/gguf-q2-k-oc.yaml:61:3: related[0] \"gguf-q3-k-mx\" names no record; did you mean \"gguf-q3-k-m\"? [QS003]");
 }
 
-TEST_CASE("one mistake: N independent mistakes across the real corpus give exactly N findings", "[lint][one-mistake]") {
+TEST_CASE("one mistake: N independent mistakes across the real corpus give exactly N findings", "[whole-corpus][lint][one-mistake]") {
   TempDir d;
   fs::path c = copy_corpus(d);
   struct Mistake {

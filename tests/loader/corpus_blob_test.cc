@@ -5,7 +5,7 @@
 
 using namespace qsel;
 
-TEST_CASE("corpus_blob: the embedded corpus is exactly what data/ loads to (not stale)", "[loader][corpus]") {
+TEST_CASE("corpus_blob: the embedded corpus is exactly what data/ loads to (not stale)", "[whole-corpus][loader][corpus]") {
   Corpus fresh = load_corpus(qsel::test::source_dir() + "/data", qsel::test::schemas());
   REQUIRE(fresh.problems.empty());
   const Corpus& emb = embedded().corpus;

@@ -81,7 +81,7 @@ void write_bad_corpus(const qsel::test::TempDir& dir) {
 
 }  // namespace
 
-TEST_CASE("parallel load: the real corpus loads the same on 1, 2 and 5 threads", "[loader]") {
+TEST_CASE("parallel load: the real corpus loads the same on 1, 2 and 5 threads", "[whole-corpus][loader]") {
   fs::path data = fs::path(qsel::test::source_dir()) / "data";
   Corpus one = load_corpus(data, qsel::test::schemas(), {}, 1);
   REQUIRE(one.records.size() > 100);

@@ -40,7 +40,7 @@ bool agrees(const std::string& text, const std::string& label) {
 
 }  // namespace
 
-TEST_CASE("yaml_block: agrees with the general reader on every corpus file, and reads them all", "[loader][yaml_block]") {
+TEST_CASE("yaml_block: agrees with the general reader on every corpus file, and reads them all", "[whole-corpus][loader][yaml_block]") {
   std::size_t files = 0, fast = 0;
   std::vector<std::string> handed_over;
   for (const auto& e : fs::recursive_directory_iterator(test::source_dir() + "/data")) {

@@ -92,7 +92,9 @@ void more_never_worse(const Graph& g, const Fitted& f, const Query& base, const 
     s.fail(fmt::format("{} {}: {} gives a worse #1: {} after {}", base.accelerator->id, base.model->id, what, who(b), who(a)));
 }
 
-void check_query(const Graph& g, const Fitted& f, const Query& q, Sweep& s) {
+void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) {
+  Query q = asked;
+  q.suggest = false;  // the properties are about the ranking; the nothing-fits lead has its own tests (nothing_fits_test)
   Deliberation d = deliberate(g, q, &f);
   const auto& cs = d.candidates;
   std::string where = fmt::format("{} {} {}", q.accelerator->id, q.model->id, q.engines.empty() ? "any" : q.engines[0]);

@@ -56,6 +56,6 @@ TEST_CASE("QS032: accelerator spellings collide once vendor words are set aside"
   CHECK(f[0].message.find("once vendor words are set aside (\"rtx 4090\")") != std::string::npos);
 }
 
-TEST_CASE("QS032 name-collision is clean on the real corpus", "[lint][QS032]") {
+TEST_CASE("QS032 name-collision is clean on the real corpus", "[whole-corpus][lint][QS032]") {
   CHECK(lint_code(source_dir() + "/data", "QS032").empty());
 }
