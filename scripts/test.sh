@@ -13,7 +13,8 @@ ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 # purpose are in ci/qsel-baseline.json (.qsel.yaml), so a new warning shows;
 # and engine facts read more than twelve months ago are listed (QS038 warnings) for re-reading.
 ./build/qsel lint --stale-after 12 data/
-# The input-reading units' tests again under ASan + UBSan (clang), then every fuzz harness
+# The input-reading units' tests again under ASan + UBSan (clang; the tests tagged [whole-corpus],
+# which lint or load the shipped corpus whole, only in the Release pass above), then every fuzz harness
 # over its seed corpus (scripts/sanitize.sh with no arguments runs the whole suite and
 # fuzzes each harness for 15 s; scripts/fuzz.sh 600 is the long run).
 QSEL_SAN_TESTS=input ./scripts/sanitize.sh 0

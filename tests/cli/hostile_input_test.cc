@@ -134,7 +134,7 @@ TEST_CASE("hostile: a write error on stdout is exit 2, not a silent success (lin
   if (!std::filesystem::exists("/dev/full")) return;
   qsel::test::TempDir t;
   auto err = t.path() / "err";
-  int status = std::system((std::string(QSEL_BINARY) + " lint --format sarif " + qsel::test::source_dir() + "/data >/dev/full 2>" +
+  int status = std::system((std::string(QSEL_BINARY) + " lint --format sarif " + qsel::test::source_dir() + "/tests/fixtures/seed-state >/dev/full 2>" +
                             err.string()).c_str());
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
