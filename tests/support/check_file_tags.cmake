@@ -1,0 +1,26 @@
+# tests/CMakeLists.txt registers one CTest entry per test file, selecting its cases by the tag
+# Catch's -# derives from the file name. This fails when a registered file's stem has no tag of
+# its own in the binary (its cases would run under no entry) or a tag names no registered file.
+#   cmake -DQSEL_TESTS=path/to/qsel_tests "-DSTEMS=a_test;b_test" -P check_file_tags.cmake
+# (Catch 2's --list-tags exits with the number of tags listed, so the output is what is checked.)
+execute_process(COMMAND ${QSEL_TESTS} --filenames-as-tags --list-tags "*" OUTPUT_VARIABLE out)
+string(REGEX MATCHALL "\\[#[^]]+\\]" tags "${out}")
+list(LENGTH STEMS n)
+if(n EQUAL 0)
+  message(FATAL_ERROR "no test files were registered")
+endif()
+foreach(stem IN LISTS STEMS)
+  list(FIND tags "[#${stem}]" i)
+  if(i EQUAL -1)
+    message(FATAL_ERROR "tests/${stem}.cc: no case carries the tag [#${stem}], so its entry runs nothing")
+  endif()
+endforeach()
+foreach(tag IN LISTS tags)
+  string(REGEX REPLACE "^\\[#(.*)\\]$" "\\1" stem "${tag}")
+  list(FIND STEMS "${stem}" i)
+  if(i EQUAL -1 AND NOT stem MATCHES "^(catch_main|fixtures|artifact_writer|hub_server|hub_fixtures)$")
+    message(FATAL_ERROR "the tag ${tag} names no registered test file: its cases run under no entry")
+  endif()
+endforeach()
+list(LENGTH tags t)
+message(STATUS "${n} test files, ${t} file tags: each file's cases run under its own entry")
