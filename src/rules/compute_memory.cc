@@ -324,6 +324,17 @@ int smallest_count(const Deliberation& d, const Candidate& c) {
   return 0;
 }
 
+MoreParts fewest_more_parts(const Deliberation& d, const std::function<bool(const Candidate&)>& eligible) {
+  MoreParts best;
+  if (!rule_util::takes_more_parts(d.query.accelerator)) return best;  // never more GPUs for a laptop, a Mac or a module
+  for (const auto& c : d.candidates) {
+    if (!eligible(c)) continue;
+    int n = smallest_count(d, c);
+    if (n > d.query.count && n <= 8 && (!best.candidate || n < best.count)) best = {n, &c};
+  }
+  return best;
+}
+
 void fit_hints(Deliberation& d) {
   if (!d.query.model || !d.query.accelerator || d.candidates.empty() || !d.candidates[0].memory || d.candidates[0].memory->fits) return;
   // A laptop, a Mac, an edge module: no more GPUs to add. Where the lead already says what would fit

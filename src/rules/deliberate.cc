@@ -134,4 +134,11 @@ Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted) {
   return d;
 }
 
+std::optional<Candidate> first_deployment(const Deliberation& d, const Query& q) {
+  Fitted fitted{d.calibration, d.quality_model};
+  Deliberation other = deliberate(d.graph, q, &fitted);
+  if (other.candidates.empty() || !other.deployable || !rule_util::fits(other.candidates.front())) return std::nullopt;
+  return other.candidates.front();
+}
+
 }  // namespace qsel

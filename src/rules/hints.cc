@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/candidate_memory.h"
+#include "qsel/rules/fit_price.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
@@ -17,7 +18,6 @@ std::string who(const Candidate& c) {
   return fmt::format("{} on {} ({})", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text);
 }
 
-std::string tokens(long t) { return t % 1024 == 0 ? fmt::format("{}k", t / 1024) : fmt::format("{}", t); }
 
 // The longest context, halving from the query's down to 2k, at which `c` fits.
 long context_that_fits(const Deliberation& d, const Candidate& c) {
@@ -34,24 +34,19 @@ long context_that_fits(const Deliberation& d, const Candidate& c) {
 
 void floor_hints(Deliberation& d) {
   if (d.candidates.empty() || !d.candidates[0].memory || !d.candidates[0].memory->fits || !rule_util::broken(d.candidates[0])) return;
-  const Candidate* by_count = nullptr;
-  int count = 0;
+  auto better_unfit = [](const Candidate& c) { return !rule_util::broken(c) && c.memory && c.memory->bpw > 0 && !c.memory->fits; };
+  MoreParts more = fewest_more_parts(d, better_unfit);
   const Candidate* by_context = nullptr;
   long context = 0;
   for (const auto& c : d.candidates) {
-    if (rule_util::broken(c) || !c.memory || c.memory->bpw <= 0 || c.memory->fits) continue;
-    int n = rule_util::takes_more_parts(d.query.accelerator) ? smallest_count(d, c) : 0;  // never more GPUs for a laptop or a Mac
-    if (n > 0 && n <= 8 && (!by_count || n < count)) {  // the fewest GPUs, best first
-      by_count = &c;
-      count = n;
-    }
+    if (!better_unfit(c)) continue;
     if (long t = context_that_fits(d, c); t > context) {
       by_context = &c;
       context = t;
     }
   }
-  if (by_count) d.changes.push_back(fmt::format("with --count {}: {} fits", count, who(*by_count)));
-  if (by_context) d.changes.push_back(fmt::format("at --context {}: {} fits", tokens(context), who(*by_context)));
+  if (more.candidate) d.changes.push_back(fmt::format("with --count {}: {} fits", more.count, who(*more.candidate)));
+  if (by_context) d.changes.push_back(fmt::format("at --context {}: {} fits", rule_util::context_tokens(context), who(*by_context)));
   d.notes.push_back(fmt::format("quality floor — #1 {} is in the broken range (cost >= {:g}, docs/quality.md) because nothing "
                                 "better fits; {}",
                                 d.candidates[0].format->id, broken_threshold(),
@@ -61,18 +56,13 @@ void floor_hints(Deliberation& d) {
 
 namespace {
 
-double speed_of(const Candidate& c) {
-  const Memory& m = *c.memory;
-  return m.forecast_tok_s > 0 ? m.forecast_tok_s : m.decode_tok_s;
-}
-
 std::string summary(const Candidate& c) {
   const Memory& m = *c.memory;
   std::string where = m.placement ? fmt::format("{:.1f} GB VRAM + {:.1f} GB RAM (`{}`)", m.placement->vram_gb, m.placement->ram_gb,
                                                 m.placement->command)
                                   : fmt::format("{:.1f} GB, all on the GPU", m.total_gb);
   return fmt::format("{} on {}: {}, ~{:.0f} tok/s{}, {}", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text,
-                     speed_of(c), m.forecast_tok_s > 0 ? "" : " (ceiling)", where);
+                     decode_speed(m), m.forecast_tok_s > 0 ? "" : " (ceiling)", where);
 }
 
 }  // namespace
@@ -98,10 +88,10 @@ void tradeoff_notes(Deliberation& d) {
   else if (quality_band_rank(gpu->quality.band) < quality_band_rank(ram->quality.band))
     why = fmt::format("{} is better ({} against {}) and faster", gpu->format->id, gpu->quality.band, ram->quality.band);
   else if (quality_band_rank(gpu->quality.band) == quality_band_rank(ram->quality.band))
-    why = fmt::format("the same band ({}), and ~{:.0f} against ~{:.0f} tok/s", gpu->quality.band, speed_of(*gpu), speed_of(*ram));
+    why = fmt::format("the same band ({}), and ~{:.0f} against ~{:.0f} tok/s", gpu->quality.band, decode_speed(*gpu->memory), decode_speed(*ram->memory));
   else  // a better band partly in RAM loses to speed: the offload costs bands (docs/placement.md, Ranking)
     why = fmt::format("{} at ~{:.0f} tok/s against {} at ~{:.0f} tok/s: a plan partly in system RAM counts bands worse "
-                      "(docs/placement.md)", gpu->quality.band, speed_of(*gpu), ram->quality.band, speed_of(*ram));
+                      "(docs/placement.md)", gpu->quality.band, decode_speed(*gpu->memory), ram->quality.band, decode_speed(*ram->memory));
   d.tradeoffs.push_back(fmt::format("objective {} picks {}: {}", d.query.objective, offload_first ? "system RAM" : "the GPU alone", why));
 }
 

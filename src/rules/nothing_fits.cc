@@ -23,25 +23,19 @@ double nf_params_of(const Record& m) {
   return it != m.data.end() && it->is_number() ? it->get<double>() : 0;
 }
 
-std::string nf_tokens(long t) { return t % 1024 == 0 ? fmt::format("{}k", t / 1024) : fmt::format("{}", t); }
-
-// A candidate worth offering: a mainline path, not in the broken range.
-bool nf_offerable(const Candidate& c) { return rule_util::maturity_rank(c.maturity) == 0 && !rule_util::broken(c) && c.memory && c.memory->bpw > 0; }
 
 // Whether some offerable candidate of `d` fits when sized under `q` (the same candidates, re-sized).
 bool nf_some_fit(const Deliberation& d, const Query& q) {
   Deliberation at{d.graph, q, {}, {}, {}, {}, {}, {}};
   return std::any_of(d.candidates.begin(), d.candidates.end(),
-                     [&](const Candidate& c) { return nf_offerable(c) && candidate_memory(at, c, c.memory->kv_dtype).fits; });
+                     [&](const Candidate& c) { return rule_util::offerable(c) && candidate_memory(at, c, c.memory->kv_dtype).fits; });
 }
 
 // The answer to `q` asked in full; its #1 when that fits and is a deployment, else "".
 std::string nf_first_of(const Deliberation& d, Query q) {
   q.suggest = false;
-  Fitted fitted{d.calibration, d.quality_model};
-  Deliberation other = deliberate(d.graph, q, &fitted);
-  if (other.candidates.empty() || !other.deployable || !rule_util::fits(other.candidates.front())) return "";
-  return rule_util::describe_candidate(other.candidates.front());
+  auto first = first_deployment(d, q);
+  return first ? rule_util::describe_candidate(*first) : "";
 }
 
 // The smallest total any candidate asks for, and which.
@@ -74,7 +68,7 @@ void nothing_fits_lead(Deliberation& d) {
   for (long t = q.context / 2; t >= 2048; t /= 2) {
     Query s = q;
     s.context = t;
-    if (nf_some_fit(d, s) && offer(fmt::format("--context {}", nf_tokens(t)), s)) break;
+    if (nf_some_fit(d, s) && offer(fmt::format("--context {}", rule_util::context_tokens(t)), s)) break;
   }
   tried.push_back("a shorter --context down to 2k");
   // System RAM, where an allowed engine keeps part of the model there.
@@ -92,14 +86,10 @@ void nothing_fits_lead(Deliberation& d) {
   }
   // More GPUs of this kind, within one node.
   if (rule_util::takes_more_parts(q.accelerator)) {
-    int fewest = 0;
-    for (const auto& c : d.candidates)
-      if (nf_offerable(c))
-        if (int n = smallest_count(d, c); n > q.count && n <= 8 && (!fewest || n < fewest)) fewest = n;
-    if (fewest) {
+    if (MoreParts more = fewest_more_parts(d, rule_util::offerable); more.count) {
       Query s = q;
-      s.count = fewest;
-      offer(fmt::format("--count {}", fewest), s);
+      s.count = more.count;
+      offer(fmt::format("--count {}", more.count), s);
     }
     tried.push_back("up to 8 GPUs");
   }

@@ -2,6 +2,8 @@
 // second quantization. Re-quantizing a natively quantized release (or upcasting
 // it to 16 bits) is labelled as such; the publisher's own checkpoints in other
 // formats are named so nobody quantizes what is already published.
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
@@ -14,8 +16,9 @@ void apply_releases(Deliberation& d) {
   const ModelSpec& m = *d.query.model;
   const Release* shipped = m.shipped();
   bool quantized_release = shipped && d.graph.find(shipped->format) && !is_baseline(*d.graph.find(shipped->format));
-  for (auto& c : d.candidates) {
-    const Release* as_released = nullptr;  // a QAT release or a lossless repack of the primary
+  std::vector<const Release*> repacked(d.candidates.size(), nullptr);  // a QAT release or a lossless repack of the primary
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+    Candidate& c = d.candidates[i];
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
       bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.official && !c.release_official);
@@ -24,8 +27,18 @@ void apply_releases(Deliberation& d) {
         c.release_official = r.official;
       }
       c.shipped = c.shipped || r.primary || r.qat || r.repack;
-      if (!r.primary && (r.qat || r.repack)) as_released = &r;
+      if (!r.primary && (r.qat || r.repack)) repacked[i] = &r;
     }
+  }
+  // An up-cast gains nothing where the release itself runs (a mainline path for its format survived
+  // Rules 1-2); where it has none (gpt-oss's MXFP4 on a part without an FP4 path), the 16-bit weights
+  // are the lossless way to run the model, at twice its bytes or more.
+  bool release_runs = false;
+  for (const auto& c : d.candidates)
+    release_runs = release_runs || (shipped && c.format->id == shipped->format && rule_util::maturity_rank(c.maturity) == 0);
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+    Candidate& c = d.candidates[i];
+    const Release* as_released = repacked[i];
     if (as_released && !(shipped && shipped->format == c.format->id)) {
       c.why.insert(c.why.begin(), as_released->qat
                                       ? fmt::format("{} is the publisher's quantization-aware-trained release ({}): served as "
@@ -39,9 +52,14 @@ void apply_releases(Deliberation& d) {
     } else if (c.shipped) {
       c.why.insert(c.why.begin(), fmt::format("{} ships in {} ({}): served as released, no quantization step", m.id,
                                               c.format->id, c.release));
-    } else if (quantized_release && is_baseline(*c.format)) {
+    } else if (quantized_release && is_baseline(*c.format) && release_runs) {
+      c.needless_upcast = true;
       c.why.insert(c.why.begin(), fmt::format("upcasts the shipped {} release ({}) to 16 bits: more memory, no quality gained back",
                                               shipped->format, shipped->repo));
+    } else if (quantized_release && is_baseline(*c.format)) {
+      c.why.insert(c.why.begin(), fmt::format("upcasts the shipped {} release ({}) to 16 bits: {} has no mainline path here, so "
+                                              "the 16-bit weights are the lossless way to run it, at twice its bytes or more",
+                                              shipped->format, shipped->repo, shipped->format));
     } else if (quantized_release) {
       c.why.insert(c.why.begin(), fmt::format("re-quantizes the shipped {} release ({}): a second quantization on top of the first",
                                               shipped->format, shipped->repo));

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <set>
 
+#include "qsel/rules/fit_price.h"
 #include "qsel/rules/rules.h"
 
 namespace qsel {
@@ -19,7 +20,6 @@ namespace {
 bool row_near_gb(double a, double b) { return std::abs(a - b) < 0.1; }
 bool row_near_speed(double a, double b) { return std::abs(a - b) <= std::max(0.5, 0.02 * std::max(a, b)); }
 
-double row_speed(const Memory& m) { return m.forecast_tok_s > 0 ? m.forecast_tok_s : m.decode_tok_s; }
 
 // The figures a row shows are the same (format and engine aside).
 bool row_same_figures(const Candidate& a, const Candidate& b) {
@@ -27,7 +27,7 @@ bool row_same_figures(const Candidate& a, const Candidate& b) {
   if (!a.memory) return true;
   const Memory &x = *a.memory, &y = *b.memory;
   return x.fit == y.fit && x.kv_dtype == y.kv_dtype && row_near_gb(x.weights_gb, y.weights_gb) && row_near_gb(x.kv_gb, y.kv_gb) &&
-         row_near_gb(x.total_gb, y.total_gb) && row_near_speed(row_speed(x), row_speed(y)) && (x.forecast_tok_s > 0) == (y.forecast_tok_s > 0);
+         row_near_gb(x.total_gb, y.total_gb) && row_near_speed(decode_speed(x), decode_speed(y)) && (x.forecast_tok_s > 0) == (y.forecast_tok_s > 0);
 }
 
 // Two formats of one scheme whose estimated costs cannot be told apart.

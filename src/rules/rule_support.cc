@@ -1,5 +1,7 @@
 #include "qsel/rules/rule_support.h"
 
+#include "qsel/rules/fit_price.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -264,13 +266,21 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
 
 bool fits(const Candidate& c) { return !c.memory || c.memory->fits; }
 
+bool offerable(const Candidate& c) {
+  return maturity_rank(c.maturity) == 0 && !broken(c) && !c.needless_upcast && c.memory && c.memory->bpw > 0;
+}
+
+std::string context_tokens(long tokens) {
+  return tokens % 1024 == 0 ? fmt::format("{}k", tokens / 1024) : fmt::format("{}", tokens);
+}
+
 std::string describe_candidate(const Candidate& c) {
   std::string where = !c.memory                  ? ""
                       : c.memory->fit == "slow"  ? " partly in system RAM, slow"
                       : c.memory->placement      ? " partly in system RAM"
                       : c.memory->fit == "tight" ? " (tight)"
                                                  : "";
-  double tok = c.memory ? (c.memory->forecast_tok_s > 0 ? c.memory->forecast_tok_s : c.memory->decode_tok_s) : 0;
+  double tok = c.memory ? decode_speed(*c.memory) : 0;
   return fmt::format("{} on {}{}{}, {}", c.format->id, c.engine ? c.engine->id : "-", where, tok > 0 ? fmt::format(", ~{:.0f} tok/s", tok) : "",
                      c.quality.short_text);
 }

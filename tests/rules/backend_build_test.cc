@@ -7,6 +7,7 @@
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/rules/rules.h"
 #include "support/rules_mini.h"
+#include "support/queries.h"
 
 using namespace qsel;
 
@@ -14,14 +15,9 @@ namespace {
 
 Deliberation ask_on_backend(const std::string& gpu, const std::string& model, std::vector<std::string> engines,
                  std::vector<std::string> backends = {}) {
-  const Graph& g = embedded_graph();
-  Query q;
-  q.accelerator = g.find(gpu);
-  q.target = g.find(q.accelerator->str("target"));
-  q.model = model_from_record(*g.find(model));
-  q.engines = std::move(engines);
+  Query q = test::corpus_query(gpu, model, std::move(engines));
   q.backends = std::move(backends);
-  return deliberate(g, q);
+  return deliberate(embedded_graph(), q);
 }
 
 bool backend_offered(const Deliberation& d, const std::string& backend) {

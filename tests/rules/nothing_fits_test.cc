@@ -8,6 +8,7 @@
 #include "qsel/rules/rules.h"
 #include "support/fixtures.h"
 #include "support/rules_mini.h"
+#include "support/queries.h"
 
 using namespace qsel;
 using qsel::test::mentions;
@@ -15,14 +16,9 @@ using qsel::test::mentions;
 namespace {
 
 Deliberation nf_ask(const std::string& gpu, const std::string& model, std::vector<std::string> engines = {}, long context = 8192) {
-  const Graph& g = embedded_graph();
-  Query q;
-  q.accelerator = g.find(gpu);
-  q.target = g.find(q.accelerator->str("target"));
-  q.model = model_from_record(*g.find(model));
-  q.engines = std::move(engines);
+  Query q = test::corpus_query(gpu, model, std::move(engines));
   q.context = context;
-  return deliberate(g, q);
+  return deliberate(embedded_graph(), q);
 }
 
 }  // namespace

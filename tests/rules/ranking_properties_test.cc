@@ -99,7 +99,8 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
   const auto& cs = d.candidates;
   std::string where = fmt::format("{} {} {}", q.accelerator->id, q.model->id, q.engines.empty() ? "any" : q.engines[0]);
   // A family's higher-bit types rank above its lower-bit ones when all fit on the GPU with room
-  // (same engine, path and KV cache; neither the release; both mainline and uncontested).
+  // (same engine, path and KV cache; neither the release; both mainline and uncontested), unless
+  // only the one with fewer bits is a published checkpoint and their estimates agree.
   for (std::size_t i = 0; i < cs.size(); ++i)
     for (std::size_t j = i + 1; j < cs.size(); ++j) {
       const Candidate &hi = cs[i], &lo = cs[j];
@@ -107,8 +108,13 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
       if (!hi.memory || !lo.memory || hi.memory->fit != "yes" || lo.memory->fit != "yes" || hi.memory->kv_dtype != lo.memory->kv_dtype) continue;
       if (hi.shipped || lo.shipped || hi.contested() || lo.contested() || hi.maturity != lo.maturity) continue;
       if (rule_util::has_blocker(hi) || rule_util::has_blocker(lo) || (bits(hi) >= 4) != (bits(lo) >= 4)) continue;
-      if (lo.memory->bpw > hi.memory->bpw + 0.05)
-        s.fail(fmt::format("{}: {} ranks above {} of its family with more bits", where, who(hi), who(lo)));
+      if (lo.memory->bpw <= hi.memory->bpw + 0.05) continue;
+      // A published checkpoint ranks before a format the user must quantize themselves (tie-break
+      // 10 before 14, docs/ranking.md): a file that exists outranks a quarter of a bit, FP8
+      // (8.0 bits) before an MXFP8 (8.25) nobody publishes — but only while the estimates cannot
+      // tell the two apart; a published one measurably worse is still a violation.
+      if (!hi.release.empty() && lo.release.empty() && !worse(*f.quality_model, hi, lo)) continue;
+      s.fail(fmt::format("{}: {} ranks above {} of its family with more bits", where, who(hi), who(lo)));
     }
   if (deployable(d)) {
     const Candidate& top = cs[0];

@@ -6,6 +6,7 @@
 #include "qsel/model/model_spec.h"
 #include "qsel/rules/rule_support.h"
 #include "support/rules_mini.h"
+#include "support/queries.h"
 
 using namespace qsel;
 using namespace qsel::test;
@@ -92,13 +93,7 @@ TEST_CASE("ranking: docs/ranking.md names every step of the decision table, in t
 
 namespace {
 Deliberation on_corpus(const std::string& gpu, const std::string& model, std::vector<std::string> engines) {
-  const Graph& g = embedded_graph();
-  Query q;
-  q.accelerator = g.find(gpu);
-  q.target = g.find(q.accelerator->str("target"));
-  q.model = model_from_record(*g.find(model));
-  q.engines = std::move(engines);
-  return deliberate(g, q);
+  return test::ask_corpus(gpu, model, std::move(engines));
 }
 }  // namespace
 

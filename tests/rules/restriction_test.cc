@@ -5,6 +5,7 @@
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/rules/rules.h"
 #include "support/rules_mini.h"
+#include "support/queries.h"
 
 using namespace qsel;
 using qsel::test::mentions;
@@ -12,13 +13,7 @@ using qsel::test::mentions;
 namespace {
 
 Deliberation ask(const std::string& gpu, const std::string& model, std::vector<std::string> engines) {
-  const Graph& g = embedded_graph();
-  Query q;
-  q.accelerator = g.find(gpu);
-  q.target = g.find(q.accelerator->str("target"));
-  q.model = model_from_record(*g.find(model));
-  q.engines = std::move(engines);
-  return deliberate(g, q);
+  return test::ask_corpus(gpu, model, std::move(engines));
 }
 
 }  // namespace

@@ -9,18 +9,16 @@
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/rules/rules.h"
 #include "support/fixtures.h"
+#include "support/queries.h"
 
 using namespace qsel;
 
 namespace {
 
 Deliberation rows_ask(const std::string& gpu, const std::string& size) {
-  const Graph& g = embedded_graph();
-  Query q;
-  q.accelerator = g.find(gpu);
-  q.target = g.find(q.accelerator->str("target"));
-  q.model = model_from_size(g, size);
-  return deliberate(g, q);
+  Query q = test::corpus_query(gpu);
+  q.model = model_from_size(embedded_graph(), size);
+  return deliberate(embedded_graph(), q);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Sizing one candidate of a Deliberation: the sizing unit's memory model at the
 // query's GPUs, context, batch and KV dtype (src/rules/compute_memory.cc).
 #pragma once
+#include <functional>
 #include <string>
 
 #include "qsel/rules/deliberation.h"
@@ -14,5 +15,13 @@ Memory candidate_memory(const Deliberation& d, const Candidate& c, const std::st
 // The smallest tensor-parallel count (2, 4, 8 … 64) above the query's at which the
 // candidate fits; 0 when none does (or it cannot be sized).
 int smallest_count(const Deliberation& d, const Candidate& c);
+// The fewest GPUs of this kind within one node (more than asked, at most 8) at which a candidate
+// `eligible` accepts fits, and the first such candidate in ranked order; {0, nullptr} when none
+// does or the part is not one users add more of (rule_util::takes_more_parts).
+struct MoreParts {
+  int count = 0;
+  const Candidate* candidate = nullptr;
+};
+MoreParts fewest_more_parts(const Deliberation& d, const std::function<bool(const Candidate&)>& eligible);
 
 }  // namespace qsel

@@ -63,6 +63,7 @@ struct Candidate {
   bool shipped = false;               // the format the model ships in (its primary release)
   std::string release;                // a published checkpoint in this format, when one is recorded
   bool release_official = false;      // published by the model's own publisher
+  bool needless_upcast = false;       // 16 bits of a quantized release that itself runs here: gains nothing (releases.cc)
   int rank_tier = 0;                  // lower ranks first; set by the ranking rules
   int row = 0;                        // the table row it shares with its alike neighbours (assign_rows, rows.cc)
   bool contested() const { return !conflicts.empty(); }
@@ -104,5 +105,8 @@ struct Fitted {
 
 // Runs every rule in order and ranks the candidates; `fitted` saves refitting.
 Deliberation deliberate(const Graph& g, const Query& q, const Fitted* fitted = nullptr);
+// `q` asked again in full on `d`'s corpus with `d`'s fits (the leads' "with --count 4: …"): its #1
+// when that fits and is a deployment, else nothing.
+std::optional<Candidate> first_deployment(const Deliberation& d, const Query& q);
 
 }  // namespace qsel

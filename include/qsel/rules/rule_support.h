@@ -105,8 +105,13 @@ bool has_blocker(const Candidate& c);
 // SoCs, unified-memory machines or edge modules, for which "--count N" is no advice.
 bool takes_more_parts(const Record* accelerator);
 
+// A candidate worth offering as an answer: a mainline path, not in the broken range, sized, and
+// not a 16-bit up-cast of a release that runs here.
+bool offerable(const Candidate& c);
 // One line for a candidate an answer's lead names: format on engine, where it sits, speed, cost.
 std::string describe_candidate(const Candidate& c);
+// A context length as --context takes it back: "8k" for a multiple of 1024, else the number.
+std::string context_tokens(long tokens);
 
 // Does a flag list hold for the query? Unknown flags make it conditional: `condition` names them.
 bool flags_hold(const nlohmann::json& flags, const Query& q, std::string* condition);
