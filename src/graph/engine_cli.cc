@@ -81,9 +81,13 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
   if (!launch.is_object()) return out;
   std::string program = launch.value("program", "");
   for (const auto& [key, value] : launch.items()) {
-    if (key == "program" || key == "note" || key == "source" || !value.is_string()) continue;
+    if (key == "program" || key == "note" || key == "source" || key == "prompt_mode_default" || !value.is_string()) continue;
     out.push_back({"/launch/" + key, program + " " + value.get<std::string>()});
   }
+  // The converter that makes the file `model` takes: its own program's flags.
+  const json convert = launch.value("convert", json());
+  if (convert.is_object() && convert.value("program", json()).is_string() && convert.value("line", json()).is_string())
+    out.push_back({"/launch/convert/line", convert["program"].get<std::string>() + " " + convert["line"].get<std::string>()});
   const json tp_flags = engine.data.value("tensor_parallel", json::object()).value("flags", json::object());
   for (const auto& [key, value] : tp_flags.items())
     if (value.is_string()) out.push_back({"/tensor_parallel/flags/" + key, program + " " + value.get<std::string>()});

@@ -93,6 +93,16 @@ void build(Deliberation& d, Candidate& c) {
   b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}});
   if (!arg.note.empty()) m.notes.push_back(arg.note);
   b.add("always");
+  // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
+  if (launch.contains("prompt_mode")) {
+    std::string mode = launch.value("prompt_modes", json::object()).value(model.family, "");
+    if (mode.empty()) {
+      mode = launch.value("prompt_mode_default", "raw");
+      m.notes.push_back(fmt::format("-mode {}: no prompt mode of {} is recorded for the {} family (the program's -modes lists them)",
+                                    mode, program, model.family.empty() ? "model's" : model.family));
+    }
+    b.add("prompt_mode", {{"{mode}", mode}});
+  }
   if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) b.words.push_back(*kv);
   if (m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1)
@@ -124,6 +134,7 @@ void build(Deliberation& d, Candidate& c) {
   }
   if (!m.layout.flags.empty()) b.words.push_back(m.layout.flags);  // tensor, pipeline, expert, data parallel (engine tensor_parallel.flags)
   m.commands.push_back({"run", program, b.text()});
+  if (!arg.make.empty()) m.commands.push_back({"quantize", launch.value("convert", json()).value("program", ""), arg.make});
   if (m.placement) m.placement->command = b.text();
   // The engine fits the layers itself: the same line without the layer flags, with its fitting margin.
   if (launch.contains("fit") && after_layers > before_layers) {
@@ -189,6 +200,21 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
                                             "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(model),
                                             model_name(model), quant)
                               : ""};
+  }
+  // An engine that loads one file ({file}: llama.cpp's -m) runs the 16-bit weights from a file its converter makes from
+  // the checkpoint folder, never from the repo id it cannot open.
+  const json convert = launch.value("convert", json());
+  const std::string outtype = convert.is_object() ? convert.value("outtype", json::object()).value(c.format->id, "") : "";
+  if (launch.value("model", "").find("{file}") != std::string::npos && is_baseline(*c.format) && !outtype.empty()) {
+    std::string upper = outtype;
+    for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    std::string file = fmt::format("{}-{}.gguf", model_name(model), upper);
+    std::string dir = base_repo(d).empty() ? "MODEL_DIR" : "./" + repo_name(base_repo(d));
+    std::string line = replace_all(replace_all(replace_all(convert.value("line", ""), "{dir}", dir), "{outtype}", outtype), "{file}", file);
+    return {"model", file,
+            fmt::format("{} holds the 16-bit weights as one file: {} writes it from the checkpoint folder{}", file,
+                        convert.value("program", ""), base_repo(d).empty() ? "" : fmt::format(" ({} downloaded)", base_repo(d))),
+            convert.value("program", "") + " " + line};
   }
   if (!c.release.empty()) return {"model", c.release, ""};
   if (is_baseline(*c.format) && !base_repo(d).empty()) return {"model", base_repo(d), ""};

@@ -28,6 +28,7 @@ struct ModelArg {
   std::string template_key;  // "model" or "model_repo"
   std::string value;         // the file name, "repo" or "repo:QUANT"
   std::string note;          // how it was chosen ("no published checkpoint: a file you quantize yourself")
+  std::string make;          // the line that makes the file first (the engine's `convert`), when it is one to make
 };
 ModelArg model_arg(const Deliberation& d, const Candidate& c);
 
