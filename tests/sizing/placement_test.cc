@@ -143,6 +143,75 @@ TEST_CASE("placement: given a published run's GPU memory, qsel's layer count is 
   CHECK(compared >= 6);
 }
 
+// llama.cpp's own fitting (--fit on, common/fit.cpp): given a --fit log's free device memory (as --vram-free passes it) and
+// its --fit-target (qsel's margin), the split qsel plans lands within one layer of the split --fit chose (docs/placement.md,
+// "qsel against llama.cpp's --fit"). The budget is built as `recommend --vram-free` builds it: the part's free memory less
+// the engine's compute buffer (engine_budget), less the margin. Printed as the table the doc shows, with the plan sized from
+// the card's nominal memory beside it (printed, not checked). The issue asks for six such logs; one was found (the doc says
+// where we looked), so the test holds every one found to the criterion and requires at least that one.
+TEST_CASE("placement: given a --fit log's free memory and target, qsel's split is within one layer of llama.cpp's --fit", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  json index = json::parse(test::read_text(test::source_dir() + "/tests/fixtures/llama-memory/index.json"));
+  const Record* engine = g.find("llama-cpp");
+  REQUIRE(engine);
+  int rows = 0, within = 0;
+  for (const auto& e : index) {
+    if (!e.contains("fit")) continue;
+    const json& f = e["fit"];
+    INFO(e["file"].get<std::string>());
+    const Record* model_rec = g.find(e["model"].get<std::string>());
+    const Record* format = g.find(e["format"].get<std::string>());
+    const Record* part = g.find(e["gpu"].get<std::string>());
+    REQUIRE(model_rec);
+    REQUIRE(format);
+    REQUIRE(part);
+    const Record* target = g.find(part->str("target"));
+    REQUIRE(target);
+    ModelSpec m = model_from_record(*model_rec);
+    Bpw b = choose_bpw(*format, m, &g);
+    PlacementInput in;
+    in.model = &m;
+    in.weights_gb = weights_gb(*format, m, b);
+    in.bpw = b.value;
+    in.embed_bpw = embedding_bpw(*format);
+    in.head_bpw = head_bpw(*format);
+    in.expert_bpw = m.gguf_expert_bpw > 0 && format->str("scheme") == "gguf" ? m.gguf_expert_bpw : expert_bpw(*format);  // as rules/compute_memory.cc
+    std::string kv_type = e["kv_type"].is_string() ? e["kv_type"].get<std::string>() : "f16";
+    in.kv_gb = kv_cache_gb(m, f["n_ctx"].get<long>(), 1, kv_bytes(kv_type));
+    in.engine = engine;
+    double margin = f["target_mib"].get<double>() * kMiB;
+    Host host{1e6, 100, "test"};
+    std::string why;
+    // --vram-free as cmd_recommend passes it: the part's free memory, sized from instead of its nominal total.
+    Record free_part = *part;
+    free_part.data["gpu_free_gb"] = f["free_mib"].get<double>() * kMiB;
+    free_part.data["gpu_free_given"] = true;
+    free_part.data["gpu_free_note"] = "--vram-free: the log's free memory";
+    Budget given = engine_budget(free_part, *target, 1, engine, m, in.weights_gb, 0);
+    in.gpu_room_gb = given.for_model_gb - margin;
+    auto p = plan_placement(in, host, &why);
+    REQUIRE(p);
+    Budget nominal = engine_budget(*part, *target, 1, engine, m, in.weights_gb, 0);
+    PlacementInput in_nominal = in;
+    in_nominal.gpu_room_gb = nominal.for_model_gb - margin;
+    auto pn = plan_placement(in_nominal, host, &why);
+    bool experts = p->kind == "experts";
+    int planned = experts ? p->cpu_moe_layers : p->gpu_layers;
+    int fitted = experts ? f["overflowing"].get<int>() : f["layers"].get<int>();
+    std::string what = experts ? "--n-cpu-moe" : "-ngl";
+    std::string from_nominal = pn ? fmt::format("{} {}", what, experts ? pn->cpu_moe_layers : pn->gpu_layers) : "no plan";
+    WARN(fmt::format("| {} | {} {} | {} MiB | {} MiB | {} layers ({} overflowing): {} {} | {} {} | {} |", e["file"].get<std::string>(),
+                     e["model"].get<std::string>(), e["format"].get<std::string>(), f["free_mib"].get<double>(),
+                     f["target_mib"].get<double>(), f["layers"].get<int>(), f["overflowing"].get<int>(), what, fitted, what, planned,
+                     from_nominal));
+    CHECK(std::abs(planned - fitted) <= 1);
+    if (std::abs(planned - fitted) <= 1) ++within;
+    ++rows;
+  }
+  CHECK(rows >= 1);
+  CHECK(within == rows);
+}
+
 TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none when RAM is short", "[rules][placement]") {
   const Graph& g = embedded_graph();
   const Record* engine = g.find("llama-cpp");
