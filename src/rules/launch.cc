@@ -74,11 +74,13 @@ std::string fit_note(const Memory& m, int planned, bool experts) {
   const std::string& src = m.budget.total_source;
   std::string what = experts ? "the expert layers to keep in RAM" : "the layers to put on the GPU";
   if (src.find("free") != std::string::npos)
-    return fmt::format("the alternative lets llama.cpp choose {} itself (--fit on): sized from the same free memory ({}), its "
-                       "count lands within one layer of the plan's {}", what, src, planned);
+    return fmt::format("the alternative lets llama.cpp choose {} itself (--fit on): sized from the same free memory ({}); the "
+                       "one published --fit run qsel could size landed on qsel's count, but --fit measures its own compute "
+                       "buffer and may place a partial layer (docs/placement.md), so it can differ from the plan's {}",
+                       what, src, planned);
   return fmt::format("the alternative lets llama.cpp choose {} itself (--fit on) from the memory free when it starts; the plan sized "
                      "from {}, and a desktop keeps part of a card for itself, so --fit may {} than the plan's {} (give "
-                     "--vram-free GiB, what nvidia-smi shows free, and both agree within one layer)",
+                     "--vram-free GiB, what nvidia-smi shows free, and the plan is sized as --fit sizes)",
                      what, src, experts ? "keep more expert layers in RAM" : "put fewer layers on the GPU", planned);
 }
 
