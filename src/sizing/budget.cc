@@ -18,11 +18,30 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
+// Where a unified-memory part's recorded budget figure comes from: its
+// gpu_budget_evidence entry for `field` (basis, OS, grade, the source's address).
+std::string evidence_of(const Record& a, std::string_view field) {
+  for (const auto& e : a.data.value("gpu_budget_evidence", json::array())) {
+    if (!e.is_object() || e.value("field", "") != field) continue;
+    std::string basis = e.value("basis", "");
+    std::string from = basis == "this-part"          ? "a published log of this part"
+                       : basis == "same-memory-size" ? "a published log of a part with the same memory"
+                                                     : "derived from published figures";
+    std::string os = e.value("os", "");
+    json src = e.value("source", json::object());
+    std::string where = src.value("url", src.value("title", ""));
+    return fmt::format("{}{}, {}{}", from, os.empty() ? "" : " under " + os, e.value("grade", "ungraded"), where.empty() ? "" : ": " + where);
+  }
+  return "";
+}
+
 // The Metal working set: the part's recorded figure, or the target's rule by memory size.
 double working_set_gb(const Record& a, const Record& t, double capacity, std::string* source) {
   double recorded = number_or(a.data, "gpu_working_set_mib");
   if (recorded > 0) {
-    *source = fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize, recorded for {})", recorded, a.id);
+    std::string from = evidence_of(a, "gpu_working_set_mib");
+    *source = from.empty() ? fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize, recorded for {})", recorded, a.id)
+                           : fmt::format("Metal working set {:.0f} MiB (recommendedMaxWorkingSetSize from {})", recorded, from);
     return recorded * kBytesPerMiB / kBytesPerGB;
   }
   double capacity_gib = capacity * kBytesPerGB / kBytesPerGiB;
@@ -30,8 +49,10 @@ double working_set_gb(const Record& a, const Record& t, double capacity, std::st
     double max = number_or(rule, "max_memory_gib", 1e18);
     if (capacity_gib > max) continue;
     double f = number_or(rule, "fraction");
-    *source = fmt::format("Metal working set ~{:.0f}% of {:g} GiB unified memory ({}'s rule; recommendedMaxWorkingSetSize "
-                          "not recorded for {})", f * 100, capacity_gib, t.id, a.id);
+    std::string os = rule.value("os", "");
+    *source = fmt::format("Metal working set ~{:.0f}% of {:g} GiB unified memory ({}'s rule, {} from published logs{}; "
+                          "recommendedMaxWorkingSetSize not recorded for {})",
+                          f * 100, capacity_gib, t.id, rule.value("grade", "ungraded"), os.empty() ? "" : " under " + os, a.id);
     return capacity * f;
   }
   *source = fmt::format("{:g} GiB unified memory (no working-set rule recorded for {}: the GPU may get less)", capacity_gib, t.id);
@@ -83,6 +104,8 @@ double activation_gb(const json& ap, const Record& a, double total_gb, const Mod
 
 std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
 
+bool unified(const Record& a) { return to_lower(a.str("memory_type")).find("unified") != std::string::npos; }
+
 }  // namespace
 
 double capacity_gb(const Record& a) {
@@ -101,13 +124,16 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
   }
   if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
   if (double free = number_or(a.data, "gpu_free_gb"); free > 0 && !a.data.value("user_described", false)) {
-    *source = fmt::format("{:.1f} GB free at boot of the {:g} {} (gpu_free_gb: {}; --vram to override)", free, number_or(a.data, "memory_gb"),
-                          unit, a.str("gpu_free_note").substr(0, a.str("gpu_free_note").find(':')));
+    std::string from = evidence_of(a, "gpu_free_gb");
+    *source = fmt::format("{:.1f} GB free at boot of the {:g} {} (gpu_free_gb: {}{}; --vram to override)", free, number_or(a.data, "memory_gb"),
+                          unit, a.str("gpu_free_note").substr(0, a.str("gpu_free_note").find(':')), from.empty() ? "" : "; " + from);
     return free;
   }
   if (double visible = number_or(a.data, "gpu_visible_gb"); visible > 0 && !a.data.value("user_described", false)) {
-    *source = fmt::format("{:.1f} GB of the {:g} {} the GPU may use (gpu_visible_gb: {}; --vram to override)", visible,
-                          number_or(a.data, "memory_gb"), unit, a.str("gpu_visible_note").substr(0, a.str("gpu_visible_note").find(':')));
+    std::string from = evidence_of(a, "gpu_visible_gb");
+    *source = fmt::format("{:.1f} GB of the {:g} {} the GPU may use (gpu_visible_gb: {}{}; --vram to override)", visible,
+                          number_or(a.data, "memory_gb"), unit, a.str("gpu_visible_note").substr(0, a.str("gpu_visible_note").find(':')),
+                          from.empty() ? "" : "; " + from);
     return visible;
   }
   double reported = number_or(a.data, "memory_reported_mib");
@@ -117,11 +143,35 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
   }
   if (a.data.value("user_described", false))
     *source = fmt::format("{:g} {} as given; the driver's total is unknown and may be a little less", number_or(a.data, "memory_gb"), unit);
+  else if (cap > 0 && unified(a))
+    *source = fmt::format("the whole {:g} {} of unified memory (no published budget for {}: the OS and its carveouts take a share "
+                          "the label does not show)", number_or(a.data, "memory_gb"), unit, a.id);
   else
     *source = cap > 0 ? fmt::format("the vendor's {:g} {} (the driver's total is not recorded)", number_or(a.data, "memory_gb"), unit)
                       : "memory not recorded";
   return cap;
 }
+
+namespace {
+
+// How to give the GPU more of a unified memory (the target's gpu_limit_raise), and,
+// where no budget is recorded at all, how to give qsel the real figure.
+std::string raise_hint(const Record& a, const Record& t) {
+  if (!unified(a) || a.data.value("user_described", false) || a.data.value("gpu_free_given", false)) return "";
+  std::string hint;
+  const json raise = t.data.value("gpu_limit_raise", json::object());
+  if (raise.is_object() && raise.contains("command")) {
+    json src = raise.value("source", json::object());
+    std::string where = src.value("url", src.value("title", ""));
+    hint = fmt::format("to give the GPU more: `{}`{}", raise.value("command", ""), where.empty() ? "" : " (" + where + ")");
+  }
+  bool budgeted = number_or(a.data, "gpu_working_set_mib") > 0 || number_or(a.data, "gpu_free_gb") > 0 ||
+                  number_or(a.data, "gpu_visible_gb") > 0 || (t.str("platform") == "metal" && t.data.contains("gpu_working_set"));
+  if (!budgeted) hint += std::string(hint.empty() ? "" : "; ") + "give --vram-free GiB with what the OS reports on this machine";
+  return hint;
+}
+
+}  // namespace
 
 Budget engine_budget(const Record& a, const Record& t, int count, const Record* engine, const ModelSpec& m, double weights,
                      double fraction_override) {
@@ -185,10 +235,12 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   }
   b.for_model_gb = std::max(0.0, b.for_model_gb);  // overheads past the device leave nothing, never a negative budget
   std::string who = engine ? engine->id : "no engine";
-  b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
+  std::string hint = raise_hint(a, t);
+  b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
                             b.fraction_source.empty() || b.kind == "whole-device" ? "" : " (" + b.fraction_source + ")",
                             kept.empty() ? "" : fmt::format("; keeps {}", fmt::join(kept, ", ")),
-                            fmt::format(" → {} for weights and KV{}", gb(b.for_model_gb), count > 1 ? fmt::format(" on {} parts", count) : ""));
+                            fmt::format(" → {} for weights and KV{}", gb(b.for_model_gb), count > 1 ? fmt::format(" on {} parts", count) : ""),
+                            hint.empty() ? "" : "; " + hint);
   return b;
 }
 

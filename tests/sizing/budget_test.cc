@@ -91,3 +91,53 @@ TEST_CASE("budget: reproduces the KV cache public engine start-up logs report, w
   }
   CHECK(checked >= 10);
 }
+
+TEST_CASE("budget: unified-memory parts get the budget their sources give, and the line says where it comes from",
+          "[rules][memory]") {
+  constexpr double kMiB = 1048576.0;
+  std::string source;
+  // A 128 GB Mac under macOS 26: 107.52 GiB, a log of this very part (M5 Max) or of one with the same memory (M4 Max).
+  const Record& m5 = rec("apple-m5-max");
+  CHECK(device_total_gb(m5, target_of(m5), &source) == Approx(110100.48 * kMiB / 1e9));
+  CHECK(source.find("from a published log of this part under macOS 26, anecdotal: https://github.com/antirez/ds4/pull/893") !=
+        std::string::npos);
+  const Record& m4 = rec("apple-m4-max");
+  CHECK(device_total_gb(m4, target_of(m4), &source) == Approx(110100.48 * kMiB / 1e9));
+  CHECK(source.find("a published log of a part with the same memory under macOS 26") != std::string::npos);
+  // No log of an 18 GB M3 Pro: the target's rule, 2/3 up to 32 GiB.
+  const Record& m3 = rec("apple-m3-pro-18gb");
+  CHECK(device_total_gb(m3, target_of(m3), &source) == Approx(18 * kGiB / 1e9 * 0.6667));
+  CHECK(source.find("apple-m3's rule, derived from published logs under macOS 13-15") != std::string::npos);
+  // Jetson: what CUDA reported free (AGX Orin 64GB, Thor), the CUDA total (Xavier NX 8GB), a same-size derivation (Orin NX 8GB).
+  const Record& orin = rec("jetson-agx-orin-64gb");
+  CHECK(device_total_gb(orin, target_of(orin), &source) == Approx(55.41));
+  CHECK(source.find("a published log of this part under JetPack 6 (CUDA 12.2), anecdotal: https://github.com/ollama/ollama/issues/3406") !=
+        std::string::npos);
+  const Record& thor = rec("jetson-agx-thor");
+  CHECK(device_total_gb(thor, target_of(thor), &source) == Approx(115.0));
+  const Record& xnx = rec("jetson-xavier-nx-8gb");
+  CHECK(device_total_gb(xnx, target_of(xnx), &source) == Approx(7.19));
+  const Record& onx = rec("jetson-orin-nx-8gb");
+  CHECK(device_total_gb(onx, target_of(onx), &source) == Approx(6.0));
+  CHECK(source.find("a published log of a part with the same memory under JetPack 6, derived") != std::string::npos);
+  // Nothing published for an AGX Orin 32GB: the whole memory, said so.
+  const Record& o32 = rec("jetson-agx-orin-32gb");
+  CHECK(device_total_gb(o32, target_of(o32), &source) == Approx(32 * kGiB / 1e9));
+  CHECK(source == "the whole 32 GiB of unified memory (no published budget for jetson-agx-orin-32gb: the OS and its carveouts take a "
+                  "share the label does not show)");
+
+  // The budget line says how to give the GPU more, citing where that is documented.
+  ModelSpec m;
+  m.vocab = 128256;
+  Budget apple = engine_budget(m3, target_of(m3), 1, &rec("llama-cpp"), m, 0);
+  CHECK(apple.statement.find("; to give the GPU more: `sudo sysctl iogpu.wired_limit_mb=<MiB>` "
+                             "(https://ml-explore.github.io/mlx/build/html/python/_autosummary/mlx.core.set_wired_limit.html)") !=
+        std::string::npos);
+  Budget jetson = engine_budget(orin, target_of(orin), 1, &rec("llama-cpp"), m, 0);
+  CHECK(jetson.statement.find("to give the GPU more: `sudo systemctl set-default multi-user.target`") != std::string::npos);
+  Budget bare = engine_budget(o32, target_of(o32), 1, &rec("llama-cpp"), m, 0);
+  CHECK(bare.statement.find("; give --vram-free GiB with what the OS reports on this machine") != std::string::npos);
+  // A discrete card gets neither.
+  const Record& h100 = rec("h100-sxm");
+  CHECK(engine_budget(h100, target_of(h100), 1, &rec("llama-cpp"), m, 0).statement.find("give the GPU more") == std::string::npos);
+}
