@@ -175,6 +175,7 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   q.target = &t;
   q.formats = {f.id};
   q.engines = engines;
+  q.every_engine = true;  // explain shows every engine's path, those that answer only when named too
   Deliberation d = deliberate(g, q);
   Verdict v = verdict_for(d, f);
   ojson j = {{"topic", f.id}, {"kind", "format"}, {"format", f.id}, {"name", f.name}, {"target", t.id}};

@@ -21,7 +21,7 @@ const std::vector<Check>& checks() {
       fp64_rate_mismatch(),         contested_outranks_record(),  stale_engine_fact(),
       release_url_mismatch(),       duplicate_release_repo(),     param_count_mismatch(),
       rounded_rate(),               unattributed_measurement(),   checkpoint_format_mismatch(),
-      unknown_command_flag(),       unified_memory_budget(),
+      unknown_command_flag(),       unknown_environment_variable(), unified_memory_budget(),
   };
   return table;
 }

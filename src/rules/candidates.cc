@@ -67,7 +67,7 @@ void enumerate_candidates(Deliberation& d) {
   const Query& q = d.query;
   std::vector<const Record*> engines;
   for (const Record* e : d.graph.of_kind(Kind::Engine))
-    if (wanted(q.engines, e->id) && rule_util::engine_runs_on(*e, *q.target) && platform_listed(d, *e)) engines.push_back(e);
+    if (rule_util::engine_asked(q, *e) && rule_util::engine_runs_on(*e, *q.target) && platform_listed(d, *e)) engines.push_back(e);
   if (engines.empty()) {
     d.unknowns.push_back(fmt::format("no engine record runs on {} ({}{}): the records cannot say how to serve a model there",
                                      q.target->id, q.target->str("platform"), q.engines.empty() ? "" : ", among the engines asked for"));

@@ -49,6 +49,21 @@ std::string base_repo(const Deliberation& d) {
   return r ? r->repo : "";
 }
 
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
 std::string number(double v) { return fmt::format("{:g}", std::round(v * 1000) / 1000); }
 
 struct Builder {
@@ -92,8 +107,17 @@ void build(Deliberation& d, Candidate& c) {
   const ModelSpec& model = *d.query.model;
   Builder b{launch, {program}};
   ModelArg arg = model_arg(d, c);
-  b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}});
+  // A local file the engine imports under a name first (model_import): the name is the file's, lower-case.
+  std::string imported = arg.value.size() > 5 && arg.value.compare(arg.value.size() - 5, 5, ".gguf") == 0 ? arg.value.substr(0, arg.value.size() - 5) : arg.value;
+  imported = to_lower(imported.substr(imported.rfind('/') == std::string::npos ? 0 : imported.rfind('/') + 1));
+  b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}, {"{name}", imported}});
   if (!arg.note.empty()) m.notes.push_back(arg.note);
+  std::string import_cmd;
+  if (arg.template_key == "model" && launch.contains("model_import") && launch["model_import"].is_string()) {
+    import_cmd = replace_all(replace_all(launch["model_import"].get<std::string>(), "{name}", imported), "{file}", arg.value);
+    if (launch.contains("model_import_note") && launch["model_import_note"].is_string())
+      m.notes.push_back(replace_all(launch["model_import_note"].get<std::string>(), "{file}", arg.value));
+  }
   b.add("always");
   // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
   if (launch.contains("prompt_mode")) {
@@ -135,9 +159,29 @@ void build(Deliberation& d, Candidate& c) {
     b.add("tensor_split", {{"{split}", fmt::format("{}", fmt::join(even, ","))}});
   }
   if (!m.layout.flags.empty()) b.words.push_back(m.layout.flags);  // tensor, pipeline, expert, data parallel (engine tensor_parallel.flags)
-  m.commands.push_back({"run", program, b.text()});
+  // NAME=value words are the server's environment (launch.server: the server started with them), the rest the run line.
+  std::string run = b.text();
+  if (launch.contains("server")) {
+    std::vector<std::string> env, args;
+    for (const auto& w : b.words)
+      for (const auto& x : split_words(w)) (env_assignment(x) ? env : args).push_back(x);
+    std::string server = launch.value("server", "");
+    m.commands.push_back({"serve", server, env.empty() ? server : fmt::format("{} {}", fmt::join(env, " "), server)});
+    run = fmt::format("{}", fmt::join(args, " "));
+  }
+  if (!import_cmd.empty()) {
+    const json* importer = cli_program(*c.engine, import_cmd);
+    m.commands.push_back({"import", importer ? importer->value("program", "") : import_cmd, import_cmd});
+  }
+  m.commands.push_back({"run", program, run});
   if (!arg.make.empty()) m.commands.push_back({"quantize", launch.value("convert", json()).value("program", ""), arg.make});
-  if (m.placement) m.placement->command = b.text();
+  if (m.placement) m.placement->command = run;
+  if (m.placement && !launch.contains("gpu_layers")) {  // the engine takes no layer count: it fits the layers itself
+    int planned = m.placement->kind == "experts" ? m.placement->cpu_moe_layers : m.placement->gpu_layers;
+    m.notes.push_back(fmt::format("the command sets no layer count ({}'s launch takes none): the engine fits the layers to the memory "
+                                  "free when it loads, and the plan's {} {} is qsel's estimate of that fit",
+                                  c.engine->id, planned, m.placement->kind == "experts" ? "expert layers in RAM" : "layers on the GPU"));
+  }
   // The engine fits the layers itself: the same line without the layer flags, with its fitting margin.
   if (launch.contains("fit") && after_layers > before_layers) {
     Builder f{launch, {}};

@@ -137,6 +137,11 @@ std::string kernel_backend(const Record* kernel, const Record& target) {
   return target.str("platform");
 }
 
+bool engine_asked(const Query& q, const Record& engine) {
+  if (!q.engines.empty()) return contains(q.engines, engine.id);
+  return q.every_engine || !engine.data.value("only_when_named", false);
+}
+
 bool engine_runs_on(const Record& engine, const Record& target) {
   if (engine.data.contains("runs_on") && !selector_matches(engine.data["runs_on"], target)) return false;
   auto platforms = engine.strings("/platforms");

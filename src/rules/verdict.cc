@@ -58,7 +58,7 @@ Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
 std::vector<const Record*> kv_cache_engines(const Deliberation& d, const Record& kv_format) {
   std::vector<const Record*> out;
   for (const Record* e : d.graph.of_kind(Kind::Engine)) {
-    if (!d.query.engines.empty() && !contains(d.query.engines, e->id)) continue;
+    if (!rule_util::engine_asked(d.query, *e)) continue;
     if (rule_util::engine_runs_on(*e, *d.query.target) && contains(served_formats(*e), kv_format.id)) out.push_back(e);
   }
   return out;

@@ -184,7 +184,8 @@ TEST_CASE("cmd_graph: Graphviz renders the whole corpus and the NVFP4 neighbourh
     WARN("Graphviz `dot` is not installed: skipping the render check");
     return;
   }
-  CHECK(render_with_dot("graph --kinds format,engine,kernel,target") == 0);  // the largest kinds selection under the 1,000-edge cap
+  // The largest kinds selection under the 1,000-edge cap (with targets it passed the cap, 1,057 edges, when Ollama's record came).
+  CHECK(render_with_dot("graph --kinds format,engine,kernel") == 0);
   CHECK(render_with_dot("graph --around nvfp4") == 0);
   CHECK(render_with_dot("graph --around nvfp4 --depth 2 --edges native-on,serves,selects") == 0);
   CHECK(render_with_dot("graph --around bitnet-b1.58") == 0);

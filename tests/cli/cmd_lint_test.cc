@@ -75,7 +75,7 @@ TEST_CASE("cmd_lint: --list-rules as a table and as the JSON registry", "[cli][l
   CHECK(table.out.find("QS004  kquant-group-size") != std::string::npos);
   auto j = run_cli({"--format", "json", "lint", "--list-rules"});
   auto doc = nlohmann::json::parse(j.out);
-  CHECK(doc["rules"].size() == 48);
+  CHECK(doc["rules"].size() == 49);
   CHECK(doc["rules"][0]["code"] == "QS001");
 }
 

@@ -58,3 +58,35 @@ TEST_CASE("engine cli: every launch template with its program and where it sits"
   CHECK(t.back().command == "srv -ctk q8_0");
   CHECK(launch_templates(engine_with({})).empty());
 }
+
+TEST_CASE("engine cli: leading NAME=value words are the environment, checked against the server's env", "[graph]") {
+  CHECK(env_assignment("OLLAMA_CONTEXT_LENGTH=8192"));
+  CHECK(env_assignment("_X="));
+  CHECK_FALSE(env_assignment("=1"));
+  CHECK_FALSE(env_assignment("1X=2"));
+  CHECK_FALSE(env_assignment("--split=1,2"));
+  CHECK_FALSE(env_assignment("hf.co/a/b:Q4_K_M"));
+  CHECK(command_env("A=1 B_2=x srv serve C=3") == std::vector<std::string>{"A", "B_2"});  // C=3 is an argument
+  Record e = engine_with({{"cli",
+                           {{{"program", "srv serve"}, {"flags", nlohmann::json::array()}, {"env", {"A", "B"}}},
+                            {{"program", "srv run"}, {"flags", {"--verbose"}}}}},
+                          {"launch",
+                           {{"program", "srv run"},
+                            {"server", "srv serve"},
+                            {"model", "{name}"},
+                            {"model_import", "srv create {name} -f Modelfile"},
+                            {"model_import_note", "FROM ./{file}"},
+                            {"context", "A={context}"},
+                            {"kv_cache", {{{"format", "kv8"}, {"flags", "B=q8_0 --verbose"}}}}}}});
+  bool known = false;
+  CHECK(unknown_flags(e, "A=1 B=2 srv serve", &known).empty());
+  CHECK(known);
+  CHECK(unknown_env(e, "A=1 C=2 srv serve", &known) == std::vector<std::string>{"C"});
+  CHECK(unknown_env(e, "A=1 srv run x") == std::vector<std::string>{"A"});  // the run program reads none
+  auto t = launch_templates(e);
+  std::vector<std::string> commands;
+  for (const auto& x : t) commands.push_back(x.pointer + " " + x.command);
+  CHECK(commands == std::vector<std::string>{"/launch/context A={context} srv serve", "/launch/model srv run {name}",
+                                             "/launch/model_import srv create {name} -f Modelfile",
+                                             "/launch/kv_cache/0/flags B=q8_0 srv serve", "/launch/kv_cache/0/flags srv run --verbose"});
+}

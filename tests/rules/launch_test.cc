@@ -66,16 +66,24 @@ void check(const Graph& g, const Query& q, const Candidate& c, Grid& grid, const
     counted += static_cast<long>(command_flags(cmd.text).size());
     if (!known) grid.fail(fmt::format("{}: `{}` runs no recorded program", who, cmd.text));
     for (const auto& f : missing) grid.fail(fmt::format("{}: `{}` uses {}, not in the recorded release", who, cmd.text, f));
+    for (const auto& v : unknown_env(*c.engine, cmd.text))
+      grid.fail(fmt::format("{}: `{}` sets {}, which the recorded release does not read", who, cmd.text, v));
     if (cmd.text.find("MODEL-") != std::string::npos || cmd.text.find("LLAMA_FTYPE") != std::string::npos ||
         cmd.text.find("--target-bpw") != std::string::npos)
       grid.fail(fmt::format("{}: `{}` names no file anyone publishes", who, cmd.text));
   }
   if (!launch.is_object()) return;
-  if (m.commands.empty() || m.commands.front().role != "run") {
+  // The plan's settings: the run line, and the environment of the server it runs against (launch.server).
+  std::string run;
+  bool has_run = false;
+  for (const auto& cmd : m.commands) {
+    if (cmd.role == "run") has_run = true;
+    if (cmd.role == "run" || cmd.role == "serve") run += (run.empty() ? "" : " ") + cmd.text;
+  }
+  if (!has_run) {
     grid.fail(fmt::format("{}: a plan that fits has no run command", who));
     return;
   }
-  const std::string& run = m.commands.front().text;
   if (launch.contains("context") && !has(run, filled(launch, "context", "{context}", std::to_string(q.context))))
     grid.fail(fmt::format("{}: `{}` lacks the context {} the plan sized", who, run, q.context));
   if (const Record* kv = g.find(m.kv_dtype); kv && kv->str("regime") == "kv-cache") {
@@ -89,7 +97,12 @@ void check(const Graph& g, const Query& q, const Candidate& c, Grid& grid, const
       if (has(run, e.value("flags", ""))) grid.fail(fmt::format("{}: `{}` selects an 8-bit cache the plan did not size", who, run));
   }
   int layers = std::max(1, q.model->layers);
-  if (m.placement) {
+  if (m.placement && !launch.contains("gpu_layers")) {
+    // An engine with no layer setting fits the layers itself: the plan says so, and prints no count.
+    bool said = false;
+    for (const auto& n : m.notes) said = said || n.find("sets no layer count") != std::string::npos;
+    if (!said) grid.fail(fmt::format("{}: `{}` offloads with no layer count and does not say the engine fits them", who, run));
+  } else if (m.placement) {
     const Placement& p = *m.placement;
     if (p.kind == "experts") {
       if (!has(run, filled(launch, "cpu_moe", "{n}", std::to_string(p.cpu_moe_layers))) ||
@@ -169,6 +182,11 @@ TEST_CASE("launch grid: every printed command uses recorded flags and carries it
   };
   const std::vector<Option> options = {{"default", 0, 1, "auto"}, {"--ram 128 --count 2", 128, 2, "auto"},
                                        {"--ram 16 --kv-cache int8", 16, 1, "int8"}, {"--kv-cache fp8", 0, 1, "fp8"}};
+  // Engines that answer only when named (Ollama) are absent from an unrestricted answer: each is asked by name as well.
+  std::vector<std::string> named_only;
+  for (const Record* e : g.of_kind(Kind::Engine))
+    if (e->data.value("only_when_named", false)) named_only.push_back(e->id);
+  long named_commands = 0;
   std::vector<std::pair<const Record*, std::string>> cells;
   for (const Record* a : parts)
     for (const auto& m : launch_grid::kLaunchGridModels) cells.push_back({a, m});
@@ -192,17 +210,88 @@ TEST_CASE("launch grid: every printed command uses recorded flags and carries it
           std::string where = fmt::format("{} x {} ({})", cells[k].first->id, cells[k].second, o.name);
           for (const auto& c : d.candidates) {
             if (!c.memory || !c.engine || !c.memory->fits) continue;
+            if (c.engine->data.value("only_when_named", false)) grid.fail(fmt::format("{}: {} answers unnamed", where, c.engine->id));
             launch_grid::check(g, q, c, grid, where);
+          }
+          for (const auto& e : named_only) {
+            Query qn = q;
+            qn.engines = {e};
+            Deliberation dn = deliberate(g, qn, &f);
+            for (const auto& c : dn.candidates) {
+              if (!c.memory || !c.engine || !c.memory->fits) continue;
+              launch_grid::check(g, qn, c, grid, where + " --engine " + e);
+              std::lock_guard<std::mutex> lock(grid.mutex);
+              named_commands += static_cast<long>(c.memory->commands.size());
+            }
           }
           std::lock_guard<std::mutex> lock(grid.mutex);
           ++grid.queries;
         }
     });
   for (auto& th : pool) th.join();
-  std::cout << fmt::format("launch grid: {} parts x {} models, {} options {} = {} queries; {} commands, {} flags checked; {} mismatches\n",
-                           parts.size(), launch_grid::kLaunchGridModels.size(), options.size(), full ? "each" : "in turn", grid.queries, grid.commands, grid.flags, grid.mismatches.size());
+  std::cout << fmt::format("launch grid: {} parts x {} models, {} options {} = {} queries; {} commands ({} of engines asked by name: {}), {} flags checked; {} mismatches\n",
+                           parts.size(), launch_grid::kLaunchGridModels.size(), options.size(), full ? "each" : "in turn", grid.queries, grid.commands,
+                           named_commands, fmt::join(named_only, ", "), grid.flags, grid.mismatches.size());
   for (std::size_t i = 0; i < grid.mismatches.size() && i < 40; ++i) UNSCOPED_INFO(grid.mismatches[i]);
   CHECK(grid.mismatches.empty());
   CHECK(parts.size() >= 60);
   CHECK(grid.commands > (full ? 10000 : 2500));
+  CHECK(named_commands > (named_only.empty() ? -1 : 500));
+}
+
+TEST_CASE("launch: --engine ollama on a consumer GPU prints the server's environment, the import and the run", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Query q = launch_grid::grid_query(g, *g.find("rtx-4090"), "qwen3-32b");
+  q.engines = {"ollama"};
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& c = d.candidates.front();
+  REQUIRE(c.engine->id == "ollama");
+  REQUIRE(c.memory);
+  CHECK(c.format->id == "gguf-q5-k-m");
+  CHECK(c.memory->kv_dtype == "gguf-kv-q8-0");
+  REQUIRE(c.memory->commands.size() == 3);
+  CHECK(c.memory->commands[0].role == "serve");
+  CHECK(c.memory->commands[0].text == "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_FLASH_ATTENTION=1 ollama serve");
+  CHECK(c.memory->commands[1].role == "import");
+  CHECK(c.memory->commands[1].text == "ollama create qwen3-32b-q5_k_m -f Modelfile");
+  CHECK(c.memory->commands[2].role == "run");
+  CHECK(c.memory->commands[2].text == "ollama run qwen3-32b-q5_k_m");
+  // No GGUF of qwen3-32b is published in the records: the answer says so and how Ollama takes a local file.
+  std::string notes = fmt::format("{}", fmt::join(c.memory->notes, "\n"));
+  CHECK(notes.find("no published Q5_K_M file of Qwen3-32B is recorded") != std::string::npos);
+  CHECK(notes.find("the Modelfile holds one line, FROM ./Qwen3-32B-Q5_K_M.gguf") != std::string::npos);
+}
+
+TEST_CASE("launch: Ollama answers only when named; a published GGUF runs from the Hub; an FP8 cache is not offered", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Query all = launch_grid::grid_query(g, *g.find("rtx-4090"), "qwen3-32b");
+  for (const auto& c : deliberate(g, all).candidates) CHECK(c.engine->id != "ollama");
+  Query every = all;
+  every.every_engine = true;  // explain's view
+  bool seen = false;
+  for (const auto& c : deliberate(g, every).candidates) seen = seen || c.engine->id == "ollama";
+  CHECK(seen);
+  // A GGUF release that records no file is named by its repo and quant (ollama run hf.co/REPO:QUANT).
+  Query gemma = launch_grid::grid_query(g, *g.find("rtx-4090"), "gemma-3-12b");
+  gemma.engines = {"ollama"};
+  gemma.formats = {"gguf-q4-0"};
+  Deliberation dg = deliberate(g, gemma);
+  REQUIRE_FALSE(dg.candidates.empty());
+  const auto& cmds = dg.candidates.front().memory->commands;
+  REQUIRE_FALSE(cmds.empty());
+  CHECK(cmds.back().text == "ollama run hf.co/google/gemma-3-12b-it-qat-q4_0-gguf:Q4_0");
+  // Two GPUs, a layer split: the scheduler is told to spread the model over both.
+  Query two = launch_grid::grid_query(g, *g.find("rtx-3090"), "llama-3.1-70b");
+  two.count = 2;
+  two.engines = {"ollama"};
+  Deliberation d2 = deliberate(g, two);
+  REQUIRE_FALSE(d2.candidates.empty());
+  CHECK(d2.candidates.front().memory->commands.front().text == "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_SCHED_SPREAD=1 ollama serve");
+  // An FP8 cache has no Ollama (llama.cpp) cache type: no plan sized for one is offered.
+  Query fp8 = all;
+  fp8.engines = {"ollama"};
+  fp8.kv_cache = "fp8";
+  for (const auto& c : deliberate(g, fp8).candidates)
+    if (c.memory && c.memory->fits) CHECK(c.memory->kv_dtype != "fp8-kv");
 }

@@ -19,7 +19,8 @@ struct Query {
   int count = 1;
   int nodes = 0;                        // --nodes: machines the count spreads over; 0: the part's count_per_node, else 8 a node
   std::optional<ModelSpec> model;       // absent for explain
-  std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine
+  std::vector<std::string> engines;     // restrict to these engine ids; empty = every engine but those that answer only when named
+  bool every_engine = false;            // with no engines named, also those that answer only when named (explain)
   std::vector<std::string> formats;     // restrict to these format ids; empty = every format
   std::vector<std::string> backends;    // --backend: restrict to these backends (cuda, rocm, vulkan …); empty = every backend
   long context = 8192;

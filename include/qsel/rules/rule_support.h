@@ -24,6 +24,9 @@ std::vector<std::string> missing_precisions(const Record& target, const Record& 
 
 // The engine runs on this target at all (runs_on selector, platforms).
 bool engine_runs_on(const Record& engine, const Record& target);
+// The query asks for the engine: it is named, or none is and the engine answers unnamed
+// (an engine marked only_when_named runs another's kernels: it answers when named or under every_engine).
+bool engine_asked(const Query& q, const Record& engine);
 
 // A kernel record's exclusions that name this format on this target, as reasons.
 std::vector<std::string> kernel_exclusions(const Record& kernel, const std::string& format, const std::string& target);

@@ -41,6 +41,7 @@ Check rounded_rate();                  // QS042
 Check unattributed_measurement();      // QS043
 Check checkpoint_format_mismatch();    // QS044
 Check unknown_command_flag();          // QS045
+Check unknown_environment_variable();  // QS048
 Check unified_memory_budget();         // QS049
 
 // QS001, QS002, QS006-QS011, QS013, QS014: reported by the loader.
