@@ -16,12 +16,14 @@ void apply_releases(Deliberation& d) {
   bool quantized_release = shipped && d.graph.find(shipped->format) && !is_baseline(*d.graph.find(shipped->format));
   for (auto& c : d.candidates) {
     const Release* as_released = nullptr;  // a QAT release or a lossless repack of the primary
+    bool named = false;                    // the release is the Hub repo --model named: its files, whoever else publishes the type
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
-      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.official && !c.release_official);
+      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official);
       if (better) {
         c.release = r.repo;
         c.release_official = r.official;
+        named = named || r.listed;
       }
       c.shipped = c.shipped || r.primary || r.qat || r.repack;
       if (!r.primary && (r.qat || r.repack)) as_released = &r;
