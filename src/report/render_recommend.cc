@@ -354,7 +354,7 @@ static std::vector<std::string> command_lines(const ojson& c) {
   std::vector<std::string> out;
   for (const auto& x : c.value("commands", ojson::array())) {
     std::string role = x.value("role", "");
-    std::string label = role == "run" ? "" : role == "fit" ? "or let the engine fit it: " : role == "quantize" ? "first, make the file: " : role + ": ";
+    std::string label = role == "run" ? "" : role == "fit" ? "or let the engine fit it: " : role == "quantize" ? "first, make the file: " : role == "hub" ? "or fetch it from the Hub as it starts: " : role + ": ";
     out.push_back(label + x.value("command", std::string()));
   }
   return out;
