@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -531,6 +532,38 @@ std::vector<std::string> gguf_files_for_tag(const HubRepo& r, const std::string&
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::optional<ListedGguf> listed_gguf(const HubRepo& r, const std::string& tag) {
+  std::vector<std::string> files = gguf_files_for_tag(r, tag);  // sorted: a split file's parts in order
+  std::map<std::string, std::vector<std::string>> by_stem;
+  for (auto& f : files)
+    if (to_lower(base_name(f)).find("mmproj") == std::string::npos) by_stem[gguf_stem(f)].push_back(std::move(f));  // not a vision projector
+  std::optional<ListedGguf> best;
+  for (const auto& [stem, parts] : by_stem) {
+    if (printable(stem) != stem) continue;  // never printed into a command line as it is
+    ListedGguf g;
+    g.path = parts.front();
+    g.parts = static_cast<int>(parts.size());
+    std::string_view rest, s(g.path);
+    s.remove_suffix(5);
+    if (split_part(s, &rest)) {  // "-00001-of-00003": every part listed, the first one first
+      std::string_view tail = s.substr(rest.size());
+      int count = std::atoi(std::string(tail.substr(10)).c_str());
+      if (tail.substr(1, 5) != "00001" || count != g.parts) continue;
+    } else if (parts.size() != 1) {
+      continue;  // one name that is and is not a split file: not one file
+    }
+    bool sized = true;
+    for (const auto& p : parts) {
+      const HubFile* f = r.find(p);
+      sized = sized && f && f->size > 0;
+      if (sized) g.bytes += f->size;
+    }
+    if (!sized) g.bytes = 0;
+    if (!best || base_name(g.path).size() < base_name(best->path).size()) best = std::move(g);
+  }
+  return best;
 }
 
 std::vector<std::string> gguf_tags(const HubRepo& r) {

@@ -1,6 +1,7 @@
 #include "qsel/model/resolve.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 
@@ -49,7 +50,9 @@ std::string tag_list(const HubRepo& r) {
   return fmt::format("tags: {}", fmt::join(tags, ", "));
 }
 
-ModelFiles read_hub(const HubRef& ref, const HubSettings& given) {
+// `pick`: a repository of several GGUF files and no tag is read for its shape from one of
+// them (the first by name) instead of being refused (recommend: the list names the rest).
+ModelFiles read_hub(const HubRef& ref, const HubSettings& given, bool pick = false) {
   auto started = std::chrono::steady_clock::now();
   HubSettings settings = given;
   if (ref.url.empty() && (!ref.user.empty() || !ref.password.empty()) && settings.user.empty() && settings.password.empty())
@@ -68,7 +71,8 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& given) {
   if (!ref.tag.empty()) {
     auto files = gguf_files_for_tag(r, ref.tag);
     if (files.empty()) throw UsageError(fmt::format("{}: no GGUF file carries the tag {} ({})", r.repo, quote_value(ref.tag), tag_list(r)));
-    out.checkpoint = read_ggufs(hub, r, one_gguf(r, files, ref.tag));
+    out.ggufs = one_gguf(r, files, ref.tag);
+    out.checkpoint = read_ggufs(hub, r, out.ggufs);
   } else if (!ref.file.empty()) {
     if (!r.find(ref.file)) throw UsageError(fmt::format("{}: no file {} in the repository at {}", r.repo, quote_value(ref.file), r.revision));
     if (is_gguf_path(ref.file)) {
@@ -79,6 +83,7 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& given) {
         if (part ? is_gguf_path(f.path) && f.path.size() == ref.file.size() && gguf_stem(f.path) == stem : f.path == ref.file)
           parts.push_back(f.path);
       std::sort(parts.begin(), parts.end());
+      out.ggufs = parts;
       out.checkpoint = read_ggufs(hub, r, parts);
     } else if (ref.file == "config.json" || ref.file.ends_with(".safetensors") || ref.file.ends_with(".index.json")) {
       out.checkpoint = read_checkpoint_tree(tree, ReadLimits::remote());  // a file of the checkpoint: the checkpoint
@@ -93,14 +98,23 @@ ModelFiles read_hub(const HubRef& ref, const HubSettings& given) {
       if (is_gguf_path(f.path)) ggufs.push_back(f.path);
     if (ggufs.empty()) throw UsageError(fmt::format("{}: no config.json, .safetensors or .gguf file in the repository at {}", r.repo, r.revision));
     std::vector<std::string> stems = gguf_stems(ggufs);
-    if (stems.size() > 1)
+    if (stems.size() > 1 && !pick)
       throw UsageError(fmt::format("{}: {} GGUF files; name one as {}:TAG ({})", r.repo, stems.size(), r.repo, tag_list(r)));
     std::sort(ggufs.begin(), ggufs.end());
+    if (stems.size() > 1) {  // the parts of the first file by name: every type has the same shape
+      auto model = std::find_if(ggufs.begin(), ggufs.end(), [](const std::string& f) { return to_lower(f).find("mmproj") == std::string::npos; });
+      std::string first = gguf_stem(model == ggufs.end() ? ggufs.front() : *model);  // not a vision projector's
+      std::erase_if(ggufs, [&](const std::string& f) { return gguf_stem(f) != first; });
+      out.picked = true;
+    }
+    out.ggufs = ggufs;
     out.checkpoint = read_ggufs(hub, r, ggufs);
   }
   out.checkpoint.path = r.repo;
-  out.source = fmt::format("Hugging Face Hub {}/{} at {} (commit {}): {} request(s), {} answer(s) from the cache", settings.endpoint, r.repo,
-                           r.revision, r.sha.substr(0, 12), hub.requests(), hub.cache_hits());
+  out.listing = std::move(r);
+  const HubRepo& l = *out.listing;
+  out.source = fmt::format("Hugging Face Hub {}/{} at {} (commit {}): {} request(s), {} answer(s) from the cache", settings.endpoint, l.repo,
+                           l.revision, l.sha.substr(0, 12), hub.requests(), hub.cache_hits());
   spdlog::info("hub: {} read in {} ms: {}", ref.display(), elapsed_ms(started), out.source);
   return out;
 }
@@ -120,20 +134,47 @@ ModelSpec from_files(const Graph& g, const ModelFiles& f) {
   return m;
 }
 
+bool gguf_release(const Graph& g, const Release& r) {
+  const Record* f = g.find(r.format);
+  return f && f->str("scheme") == "gguf";
+}
+
 // A repo a record lists: the record, with the named release made the checkpoint served as it is.
-ModelSpec from_record_release(const Record& rec, const std::string& repo) {
+// A GGUF repo's file list is read (one request, cached like every Hub answer) for the names of
+// the files it holds; when it cannot be read the answer still comes, with the names the common
+// publishers use and a note.
+ModelSpec from_record_release(const Graph& g, const Record& rec, const std::string& repo, const HubSettings& settings) {
   ModelSpec m = model_from_record(rec);
   m.source = fmt::format("model record {} (it lists {}; no network)", rec.id, repo);
+  bool gguf = false, official = true;
   for (auto& r : m.releases) {
     if (!same_repo(r.repo, repo)) continue;
-    if (r.primary) return m;  // the repo the model ships as: nothing changes
+    gguf = gguf || gguf_release(g, r);
+    official = r.official;
+    if (r.primary) break;  // the repo the model ships as: nothing changes
     for (auto& other : m.releases) other.primary = false;
     r.primary = true;
     r.local = true;
     m.notes.insert(m.notes.begin(), fmt::format("{} is {}'s {} release: served as it is", r.repo, rec.id, r.format));
-    return m;
+    break;
   }
-  return m;  // the record's hf_id
+  if (!gguf) return m;  // the record's hf_id, or a repo whose commands name the repo itself
+  try {
+    Hub hub(settings);
+    HubRepo listing = hub.repo(repo, "main");
+    m.source = fmt::format("model record {} (it lists {}; its file list from {} at commit {}: {} request(s), {} answer(s) from the cache)",
+                           rec.id, repo, settings.endpoint, listing.sha.substr(0, 12), hub.requests(), hub.cache_hits());
+    add_listed_releases(g, m, listing, official);
+  } catch (const std::exception& e) {
+    HubListing l;
+    l.repo = repo;
+    l.revision = "main";
+    l.problem = e.what();
+    m.hub = l;
+    m.notes.push_back(fmt::format("{}: its file list could not be read ({}): the commands name the files as the common publishers do",
+                                  repo, e.what()));
+  }
+  return m;
 }
 
 // Whether words taken as a path would also read as a Hub repo id (ORG/NAME): the error then
@@ -149,6 +190,57 @@ bool hub_id_too(const std::string& name, const HubSettings& hub) {
 }
 
 }  // namespace
+
+std::vector<std::string> gguf_type_names(const Record& f) {
+  std::vector<std::string> out;
+  for (const auto& a : f.strings("/aliases")) {
+    std::string w = a.substr(a.rfind(' ') == std::string::npos ? 0 : a.rfind(' ') + 1);
+    bool word = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) { return std::isupper(ch) || std::isdigit(ch) || ch == '_'; });
+    if (word && std::isupper(static_cast<unsigned char>(w[0])) && w.rfind("LLAMA_FTYPE", 0) != 0 &&
+        std::find(out.begin(), out.end(), w) == out.end())
+      out.push_back(w);
+  }
+  return out;
+}
+
+void add_listed_releases(const Graph& g, ModelSpec& m, const HubRepo& r, bool official) {
+  HubListing l;
+  l.repo = r.repo;
+  l.revision = r.revision;
+  l.sha = r.sha;
+  for (const Record* f : g.of_kind(Kind::Format)) {
+    if (f->str("scheme") != "gguf" || f->str("regime") == "kv-cache") continue;
+    for (const auto& name : gguf_type_names(*f)) {
+      std::optional<ListedGguf> file = listed_gguf(r, name);
+      if (!file) continue;
+      Release* have = nullptr;
+      for (auto& rel : m.releases)
+        if (rel.format == f->id && same_repo(rel.repo, r.repo)) have = &rel;
+      if (!have) {
+        Release x;
+        x.format = f->id;
+        x.repo = r.repo;
+        x.official = official;
+        m.releases.push_back(x);
+        have = &m.releases.back();
+      }
+      if (have->file.empty()) have->file = file->path;
+      if (have->file == file->path && file->bytes > 0) have->file_gb = static_cast<double>(file->bytes) / 1e9;
+      have->listed = true;
+      l.types.push_back(name);
+      if (gguf_stems(gguf_files_for_tag(r, name)).size() > 1) l.ambiguous.push_back(name);
+      break;
+    }
+  }
+  std::sort(l.types.begin(), l.types.end());
+  if (l.types.empty())
+    m.notes.push_back(fmt::format("{} (commit {}) holds no GGUF file of a type qsel knows: the commands name the files as the common publishers do",
+                                  r.repo, r.sha.substr(0, 12)));
+  else
+    m.notes.push_back(fmt::format("{} holds {} (its file list at commit {}): the commands name those files; another type is a file you "
+                                  "quantize yourself", r.repo, fmt::join(l.types, ", "), r.sha.substr(0, 12)));
+  m.hub = std::move(l);
+}
 
 const Record* model_record_for_repo(const Graph& g, const std::string& repo) {
   for (const Record* r : g.of_kind(Kind::Model)) {
@@ -233,8 +325,22 @@ ModelSpec resolve_model(const Graph& g, const ModelRequest& a, const HubSettings
   if (!ref) throw_unknown("model", a.name, r);
   bool whole_repo = ref->url.empty() && ref->file.empty() && ref->tag.empty() && !ref->revision_given;
   if (whole_repo)
-    if (const Record* rec = model_record_for_repo(g, ref->repo)) return from_record_release(*rec, ref->repo);
-  ModelSpec m = from_files(g, read_hub(*ref, hub));
+    if (const Record* rec = model_record_for_repo(g, ref->repo)) return from_record_release(g, *rec, ref->repo, hub);
+  ModelFiles files = read_hub(*ref, hub, true);
+  ModelSpec m = from_files(g, files);
+  if (files.listing) {
+    for (auto& r : m.releases) {
+      if (!same_repo(r.repo, files.listing->repo)) continue;
+      if (!files.ggufs.empty()) r.file = files.ggufs.front();  // the file read, as named (a split file's first part)
+      if (files.picked) {  // read for its shape only: the repo ships every type it holds alike
+        r.primary = r.local = false;
+        m.notes.push_back(fmt::format("{} holds several GGUF files and no tag was given: the shape was read from {}; name one as {}:TAG "
+                                      "to serve that one as it is", files.listing->repo, files.ggufs.front(), files.listing->repo));
+      }
+    }
+    if (std::any_of(files.listing->files.begin(), files.listing->files.end(), [](const HubFile& f) { return is_gguf_path(f.path); }))
+      add_listed_releases(g, m, *files.listing, false);  // who publishes the repo is not known: a third party's files
+  }
   if (ref->url.empty())
     if (const Record* rec = model_record_for_repo(g, ref->repo)) {  // the same model: its family's measurements stand for it
       m.id = rec->id;

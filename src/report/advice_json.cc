@@ -76,6 +76,11 @@ ojson advice_model_json(const ModelSpec& m) {
     j["checkpoint"] = {{"path", c.path}, {"format", c.format.empty() ? ojson() : ojson(c.format)}, {"matched_by", c.matched_by},
                        {"params", c.params}, {"bytes", c.bytes}, {"bpw", c.params > 0 ? ojson(c.bpw()) : ojson()}, {"read", c.read}};
   }
+  if (m.hub) {
+    const auto& h = *m.hub;
+    j["hub"] = {{"repo", h.repo}, {"revision", h.revision}, {"commit", h.sha.empty() ? ojson() : ojson(h.sha)}, {"types", h.types},
+                {"problem", h.problem.empty() ? ojson() : ojson(h.problem)}};
+  }
   return j;
 }
 

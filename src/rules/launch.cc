@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
 #include "qsel/core/units.h"
 #include "qsel/graph/engine_cli.h"
+#include "qsel/model/resolve.h"
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
@@ -31,11 +34,35 @@ std::string repo_name(const std::string& repo) {
 
 bool gguf_format(const Record& f) { return f.str("scheme") == "gguf"; }
 
-// The model's own name as publishers put it in file names: its shipped repo's name, else its id.
-std::string model_name(const ModelSpec& m) {
-  if (const Release* r = m.shipped(); r && !r->repo.empty()) return repo_name(r->repo);
+// A repo's name without the "-GGUF" publishers add to a repository of GGUF files.
+std::string without_gguf(std::string name) {
+  if (name.size() > 5 && to_lower(name.substr(name.size() - 5)) == "-gguf") name.resize(name.size() - 5);
+  return name;
+}
+
+// The name part of a GGUF file ("Q2_K/Qwen3-32B-Q2_K-00001-of-00003.gguf" -> "Qwen3-32B") when
+// its stem ends in "-TYPE" or ".TYPE" (any case); empty otherwise.
+std::string name_before_type(const std::string& file, const std::string& type) {
+  std::string stem = gguf_stem(file);
+  stem = stem.substr(stem.rfind('/') == std::string::npos ? 0 : stem.rfind('/') + 1);
+  std::size_t n = type.size();
+  if (stem.size() > n + 1 && to_lower(stem.substr(stem.size() - n)) == to_lower(type) && (stem[stem.size() - n - 1] == '-' || stem[stem.size() - n - 1] == '.'))
+    return stem.substr(0, stem.size() - n - 1);
+  return "";
+}
+
+// The model's own name as publishers put it in file names: what the named Hub repo's files
+// start with ("Qwen3-32B" of Qwen3-32B-Q8_0.gguf), else its shipped repo's name, else its id.
+std::string model_name(const Graph& g, const ModelSpec& m) {
+  for (const auto& r : m.releases) {
+    const Record* f = g.find(r.format);
+    if (!r.listed || r.file.empty() || !f) continue;
+    for (const auto& type : gguf_type_names(*f))
+      if (std::string name = name_before_type(r.file, type); !name.empty()) return name;
+  }
+  if (const Release* r = m.shipped(); r && !r->repo.empty()) return without_gguf(repo_name(r->repo));
   for (const auto& r : m.releases)
-    if (r.official && !r.repo.empty()) return repo_name(r.repo);
+    if (r.official && !r.repo.empty()) return without_gguf(repo_name(r.repo));
   return m.id.empty() ? std::string("model") : m.id;
 }
 
@@ -118,6 +145,7 @@ void build(Deliberation& d, Candidate& c) {
     if (launch.contains("model_import_note") && launch["model_import_note"].is_string())
       m.notes.push_back(replace_all(launch["model_import_note"].get<std::string>(), "{file}", arg.value));
   }
+  std::size_t model_word = b.words.size() - 1;
   b.add("always");
   // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
   if (launch.contains("prompt_mode")) {
@@ -182,6 +210,15 @@ void build(Deliberation& d, Candidate& c) {
                                   "free when it loads, and the plan's {} {} is qsel's estimate of that fit",
                                   c.engine->id, planned, m.placement->kind == "experts" ? "expert layers in RAM" : "layers on the GPU"));
   }
+  // The same file fetched by the engine from the Hub (llama.cpp -hf ORG/NAME:QUANT): the line as it runs, download included.
+  if (!arg.hub_value.empty() && model_word > 0) {
+    Builder h{launch, {}};
+    if (h.add("model_repo", {{"{repo}", arg.hub_value}})) {
+      std::vector<std::string> words = b.words;
+      words[model_word] = h.words.front();
+      m.commands.push_back({"hub", program, fmt::format("{}", fmt::join(words, " "))});
+    }
+  }
   // The engine fits the layers itself: the same line without the layer flags, with its fitting margin.
   if (launch.contains("fit") && after_layers > before_layers) {
     Builder f{launch, {}};
@@ -199,7 +236,7 @@ void build(Deliberation& d, Candidate& c) {
       std::string name = p.value("program", "");
       if (name.find("convert") == std::string::npos) continue;
       m.commands.push_back({"quantize", name, fmt::format("{} -i {} -o {}-{:.2f}bpw -b {:.2f}", name, base_repo(d).empty() ? "MODEL_DIR" : repo_name(base_repo(d)),
-                                                          model_name(model), m.chosen_bpw, m.chosen_bpw)});
+                                                          model_name(d.graph, model), m.chosen_bpw, m.chosen_bpw)});
       m.notes.push_back(fmt::format("-b {:.2f} is a custom bitrate you quantize yourself (no repository publishes it)", m.chosen_bpw));
       break;
     }
@@ -218,34 +255,67 @@ std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv
 }
 
 std::string gguf_quant_name(const Record& f) {
-  for (const auto& a : f.strings("/aliases")) {
-    std::string w = a.substr(a.rfind(' ') == std::string::npos ? 0 : a.rfind(' ') + 1);
-    bool word = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) { return std::isupper(ch) || std::isdigit(ch) || ch == '_'; });
-    if (word && std::isupper(static_cast<unsigned char>(w[0])) && w.rfind("LLAMA_FTYPE", 0) != 0) return w;
-  }
-  return f.id;
+  std::vector<std::string> names = gguf_type_names(f);
+  return names.empty() ? f.id : names.front();
+}
+
+std::string shell_word(const std::string& w) {
+  bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) {
+    return std::isalnum(ch) || std::strchr("._/+:@,=-", ch) != nullptr;
+  });
+  if (plain) return w;
+  std::string out = "'";
+  for (char ch : w) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
 }
 
 ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   const ModelSpec& model = *d.query.model;
   const json launch = c.engine ? c.engine->data.value("launch", json()) : json();
   bool gguf = gguf_format(*c.format);
-  if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id) {
-    std::string path = model.checkpoint->path;
-    return {"model", gguf ? path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) : path, ""};
+  const HubListing* hub = model.hub && model.hub->problem.empty() ? &*model.hub : nullptr;
+  if (gguf && !model.hub && model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id) {
+    std::string path = model.checkpoint->path;  // a file here or at a URL: its name
+    return {"model", shell_word(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1)), "", ""};
   }
   if (gguf) {
     std::string quant = gguf_quant_name(*c.format);
-    if (!c.release.empty() && launch.contains("model_repo")) {
-      for (const auto& r : model.releases)
-        if (r.repo == c.release && !r.file.empty()) return {"model", r.file, fmt::format("{} is the file {} publishes", r.file, r.repo)};
-      return {"model_repo", fmt::format("{}:{}", c.release, quant), ""};
+    // The file the named Hub repo's list holds (or the record names) for this type.
+    const Release* rel = nullptr;
+    for (const auto& r : model.releases)
+      if (!c.release.empty() && r.repo == c.release && r.format == c.format->id) rel = &r;
+    if (rel && !rel->file.empty()) {
+      if (!rel->listed) return {"model", shell_word(rel->file), fmt::format("{} is the file {} publishes", rel->file, rel->repo), ""};
+      int parts = 1;
+      if (std::string stem = gguf_stem(rel->file); stem.size() + 5 != rel->file.size())
+        parts = std::atoi(rel->file.substr(rel->file.size() - 10, 5).c_str());
+      // -hf REPO:QUANT fetches this file when it is the only one the type names at main, spelled as qsel spells the type.
+      bool one = hub && hub->revision == "main" && !name_before_type(rel->file, quant).empty() &&
+                 std::find(hub->ambiguous.begin(), hub->ambiguous.end(), quant) == hub->ambiguous.end();
+      return {"model", shell_word(rel->file),
+              fmt::format("{} is the {} file {} holds (its file list at commit {}){}{}", rel->file, quant, rel->repo,
+                          hub ? hub->sha.substr(0, 12) : std::string("?"),
+                          parts > 1 ? fmt::format("; the first of {} parts: llama.cpp loads the others from beside it", parts) : "",
+                          one && launch.contains("model_repo")
+                              ? fmt::format("; -hf {}:{} fetches the same file from the Hub (llama.cpp matches the type case-insensitively)",
+                                            rel->repo, quant)
+                              : ""),
+              one ? fmt::format("{}:{}", rel->repo, quant) : ""};
     }
-    return {"model", fmt::format("{}-{}.gguf", model_name(model), quant),
-            c.release.empty() ? fmt::format("no published {} file of {} is recorded: {}-{}.gguf is the name the common publishers "
-                                            "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(model),
-                                            model_name(model), quant)
-                              : ""};
+    bool listed_lacks = hub && (c.release.empty() || to_lower(c.release) == to_lower(hub->repo));
+    if (!listed_lacks && !c.release.empty() && launch.contains("model_repo")) return {"model_repo", fmt::format("{}:{}", c.release, quant), "", ""};
+    std::string name = fmt::format("{}-{}.gguf", model_name(d.graph, model), quant);
+    if (listed_lacks)
+      return {"model", shell_word(name),
+              fmt::format("{} holds no {} file ({}): {} is a file you quantize yourself (llama-quantize writes it from the 16-bit GGUF)",
+                          hub->repo, quant, hub->types.empty() ? std::string("no GGUF type qsel knows") : fmt::format("it holds {}", fmt::join(hub->types, ", ")),
+                          name),
+              ""};
+    return {"model", shell_word(name),
+            c.release.empty() ? fmt::format("no published {} file of {} is recorded: {} is the name the common publishers "
+                                            "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(d.graph, model), name)
+                              : "",
+            ""};
   }
   // An engine that loads one file ({file}: llama.cpp's -m) runs the 16-bit weights from a file its converter makes from
   // the checkpoint folder, never from the repo id it cannot open.
@@ -254,19 +324,21 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   if (launch.value("model", "").find("{file}") != std::string::npos && is_baseline(*c.format) && !outtype.empty()) {
     std::string upper = outtype;
     for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    std::string file = fmt::format("{}-{}.gguf", model_name(model), upper);
+    std::string file = fmt::format("{}-{}.gguf", model_name(d.graph, model), upper);
     std::string dir = base_repo(d).empty() ? "MODEL_DIR" : "./" + repo_name(base_repo(d));
     std::string line = replace_all(replace_all(replace_all(convert.value("line", ""), "{dir}", dir), "{outtype}", outtype), "{file}", file);
-    return {"model", file,
+    return {"model", shell_word(file),
             fmt::format("{} holds the 16-bit weights as one file: {} writes it from the checkpoint folder{}", file,
                         convert.value("program", ""), base_repo(d).empty() ? "" : fmt::format(" ({} downloaded)", base_repo(d))),
-            convert.value("program", "") + " " + line};
+            "", convert.value("program", "") + " " + line};
   }
-  if (!c.release.empty()) return {"model", c.release, ""};
-  if (is_baseline(*c.format) && !base_repo(d).empty()) return {"model", base_repo(d), ""};
-  std::string folder = fmt::format("./{}-{}", model_name(model), c.format->id);
-  return {"model", folder, fmt::format("no published {} checkpoint of {} is recorded: {} is a folder you quantize yourself",
-                                       c.format->id, model_name(model), folder)};
+  if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
+    return {"model", shell_word(model.checkpoint->path), "", ""};
+  if (!c.release.empty()) return {"model", shell_word(c.release), "", ""};
+  if (is_baseline(*c.format) && !base_repo(d).empty()) return {"model", shell_word(base_repo(d)), "", ""};
+  std::string folder = fmt::format("./{}-{}", model_name(d.graph, model), c.format->id);
+  return {"model", shell_word(folder), fmt::format("no published {} checkpoint of {} is recorded: {} is a folder you quantize yourself",
+                                                   c.format->id, model_name(d.graph, model), folder), ""};
 }
 
 void launch_commands(Deliberation& d) {

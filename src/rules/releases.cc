@@ -19,12 +19,14 @@ void apply_releases(Deliberation& d) {
   std::vector<const Release*> repacked(d.candidates.size(), nullptr);  // a QAT release or a lossless repack of the primary
   for (std::size_t i = 0; i < d.candidates.size(); ++i) {
     Candidate& c = d.candidates[i];
+    bool named = false;  // the release is the Hub repo --model named: its files, whoever else publishes the type
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
-      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.official && !c.release_official);
+      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official);
       if (better) {
         c.release = r.repo;
         c.release_official = r.official;
+        named = named || r.listed;
       }
       c.shipped = c.shipped || r.primary || r.qat || r.repack;
       if (!r.primary && (r.qat || r.repack)) repacked[i] = &r;

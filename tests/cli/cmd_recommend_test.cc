@@ -7,7 +7,10 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 #include "support/fixtures.h"
 #include "support/hub_fixtures.h"
@@ -429,6 +432,146 @@ TEST_CASE("recommend: models named as the Hub names them (README examples)", "[c
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(s.requests() == 0);
   }
+}
+
+namespace {
+
+// The command of `role` a candidate prints ("" when none).
+std::string command_of(const json& c, const std::string& role) {
+  for (const auto& x : c.value("commands", json::array()))
+    if (x["role"] == role) return x["command"];
+  return "";
+}
+
+bool has_note(const json& c, const std::string& part) {
+  for (const auto& n : c.value("memory_notes", json::array()))
+    if (n.get<std::string>().find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("recommend: a GGUF repo named on the Hub prints the files its list holds", "[cli][recommend][hub]") {
+  qsel::test::HubServer s;
+  qsel::test::serve_llama_gguf(s);
+  qsel::test::serve_gguf_listings(s);
+  qsel::test::TempDir cache;
+  std::string env = qsel::test::hub_env(s, cache);
+  auto ask = [&](const std::string& model, const std::string& extra = "") {
+    auto r = qsel::test::run_binary_env("cd " + cache.path().string() + " && " + env,
+                                        "recommend --gpu rtx-4090 --engine llama-cpp --all --format json --model '" + model + "' " + extra);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    json j = json::parse(r.out);
+    for (const auto& c : j["candidates"])
+      for (const auto& x : c.value("commands", json::array())) CHECK(x["command"].get<std::string>().find("LLAMA_FTYPE") == std::string::npos);
+    return j;
+  };
+  SECTION("single files and a split file in a folder, exact names; a type it lacks is a file you quantize yourself") {
+    json j = ask(qsel::test::kGgufRepo);
+    CHECK(j["model"]["origin"] == "hub");
+    CHECK(j["model"]["hub"]["types"] == json::array({"Q2_K", "Q4_K_M", "Q8_0"}));
+    CHECK(j["model"]["hub"]["commit"] == qsel::test::kGgufSha);
+    const json* q4 = candidate(j, "gguf-q4-k-m", "llama-cpp");
+    REQUIRE(q4);
+    CHECK(command_of(*q4, "run").rfind("llama-server -m Llama-3.1-8B-Instruct-Q4_K_M.gguf -fa on", 0) == 0);
+    CHECK(command_of(*q4, "hub").rfind("llama-server -hf unsloth/Llama-3.1-8B-Instruct-GGUF:Q4_K_M -fa on", 0) == 0);
+    CHECK((*q4)["release"] == qsel::test::kGgufRepo);
+    const json* q2 = candidate(j, "gguf-q2-k", "llama-cpp");
+    REQUIRE(q2);
+    CHECK(command_of(*q2, "run").rfind("llama-server -m Q2_K/Llama-3.1-8B-Instruct-Q2_K-00001-of-00002.gguf ", 0) == 0);
+    CHECK(has_note(*q2, "the first of 2 parts"));
+    const json* q5 = candidate(j, "gguf-q5-k-m", "llama-cpp");
+    REQUIRE(q5);
+    CHECK(command_of(*q5, "run").rfind("llama-server -m Llama-3.1-8B-Instruct-Q5_K_M.gguf ", 0) == 0);
+    CHECK(command_of(*q5, "hub").empty());
+    CHECK(has_note(*q5, "unsloth/Llama-3.1-8B-Instruct-GGUF holds no Q5_K_M file (it holds Q2_K, Q4_K_M, Q8_0): "
+                        "Llama-3.1-8B-Instruct-Q5_K_M.gguf is a file you quantize yourself"));
+    CHECK((*q5)["release"].is_null());
+    // The Q8_0 file is sized from its listed size, not the type's nominal bits.
+    const json* q8 = candidate(j, "gguf-q8-0", "llama-cpp");
+    REQUIRE(q8);
+    CHECK(q8->dump().find("the published file of unsloth/Llama-3.1-8B-Instruct-GGUF") != std::string::npos);
+  }
+  SECTION("a repo without the best type: the top plan is a file to make, the repo's own files are named") {
+    json j = ask(qsel::test::kShortRepo);
+    CHECK(j["model"]["hub"]["types"] == json::array({"Q2_K", "Q3_K_S"}));
+    json top;
+    for (const auto& c : j["candidates"])
+      if (top.is_null() && c["format"].get<std::string>().rfind("gguf-", 0) == 0) top = c;  // the best GGUF plan
+    REQUIRE(top.is_object());
+    std::string f = top["format"];
+    CHECK(f != "gguf-q2-k");
+    CHECK(f != "gguf-q3-k-s");
+    CHECK(has_note(top, "someone/Llama-3.1-8B-Instruct-small-GGUF holds no "));
+    CHECK(has_note(top, "is a file you quantize yourself"));
+    const json* q3 = candidate(j, "gguf-q3-k-s", "llama-cpp");
+    REQUIRE(q3);
+    CHECK(command_of(*q3, "run").rfind("llama-server -m Llama-3.1-8B-Instruct-Q3_K_S.gguf ", 0) == 0);
+  }
+  SECTION("odd names are quoted for the shell, an escape sequence is never printed, nothing is written by their names") {
+    json j = ask(qsel::test::kOddRepo);
+    CHECK(j["model"]["hub"]["types"] == json::array({"Q4_K_M", "Q5_K_M", "Q8_0"}));  // not Q6_K (an escape), Q3_K_M (../), Q4_0 (mmproj)
+    CHECK(command_of(*candidate(j, "gguf-q4-k-m", "llama-cpp"), "run").rfind("llama-server -m 'My Model-Q4_K_M.gguf' ", 0) == 0);
+    CHECK(command_of(*candidate(j, "gguf-q8-0", "llama-cpp"), "run").rfind("llama-server -m '\xd0\x9c\xd0\xbe\xd0\xb4\xd0\xb5\xd0\xbb\xd1\x8c-Q8_0.gguf' ", 0) == 0);
+    CHECK(command_of(*candidate(j, "gguf-q5-k-m", "llama-cpp"), "run").rfind("llama-server -m 'sub dir/it'\\''s $(touch pwned)-Q5_K_M.gguf' ", 0) == 0);
+    const json* q6 = candidate(j, "gguf-q6-k", "llama-cpp");
+    REQUIRE(q6);
+    CHECK(command_of(*q6, "run").rfind("llama-server -m 'My Model-Q6_K.gguf' ", 0) == 0);
+    auto text = qsel::test::run_binary_env("cd " + cache.path().string() + " && " + env,
+                                           std::string("recommend --gpu rtx-4090 --engine llama-cpp --all --model ") + qsel::test::kOddRepo);
+    CHECK(text.code == 0);
+    CHECK(text.out.find('\x1b') == std::string::npos);
+    CHECK(text.out.find("-m './My Model-bf16'") != std::string::npos);  // #1: a 16-bit folder, named as the repo's files are
+    CHECK(!std::filesystem::exists(cache.path() / "pwned"));
+    for (const auto& e : std::filesystem::recursive_directory_iterator(cache.path())) {
+      std::string name = e.path().filename().string();
+      INFO(name);
+      CHECK(std::all_of(name.begin(), name.end(), [](unsigned char ch) { return std::isalnum(ch) || std::strchr("._-%@", ch); }));
+    }
+  }
+  SECTION("a repo a model record lists: its file list only (one request), then the cache") {
+    json j = ask(qsel::test::kRecordGguf);
+    CHECK(j["model"]["origin"] == "record");
+    CHECK(j["model"]["id"] == "deepseek-r1-distill-llama-8b");
+    CHECK(j["model"]["hub"]["types"] == json::array({"Q4_K_M", "Q8_0"}));
+    CHECK(s.requests() == 1);
+    const json* q8 = candidate(j, "gguf-q8-0", "llama-cpp");
+    REQUIRE(q8);
+    CHECK(command_of(*q8, "run").rfind("llama-server -m DeepSeek-R1-Distill-Llama-8B-Q8_0.gguf ", 0) == 0);
+    CHECK(command_of(*q8, "hub").rfind("llama-server -hf unsloth/DeepSeek-R1-Distill-Llama-8B-GGUF:Q8_0 ", 0) == 0);
+    json again = ask(qsel::test::kRecordGguf);
+    CHECK(again["candidates"] == j["candidates"]);
+    CHECK(s.requests() == 1);
+  }
+}
+
+TEST_CASE("recommend: a Hub that cannot be reached still answers a repo a record lists, with the publishers' names and a note", "[cli][recommend][hub]") {
+  std::string endpoint;
+  {
+    qsel::test::HubServer gone;  // its port, closed again: the connection is refused
+    endpoint = gone.endpoint();
+  }
+  qsel::test::TempDir cache;
+  std::string env = fmt::format("env -u HF_TOKEN -u HUGGING_FACE_HUB_TOKEN -u HF_HUB_OFFLINE HF_ENDPOINT={} XDG_CACHE_HOME={} HF_HOME={} ",
+                                endpoint, (cache.path() / "cache").string(), (cache.path() / "hf").string());
+  auto r = qsel::test::run_binary_env(env, std::string("recommend --gpu rtx-4090 --engine llama-cpp --all --format json --model ") +
+                                               qsel::test::kRecordGguf);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["model"]["id"] == "deepseek-r1-distill-llama-8b");
+  CHECK(j["model"]["hub"]["problem"].is_string());
+  bool noted = false;
+  for (const auto& n : j["model"]["notes"]) noted = noted || n.get<std::string>().find("its file list could not be read") != std::string::npos;
+  CHECK(noted);
+  const json* q8 = candidate(j, "gguf-q8-0", "llama-cpp");
+  REQUIRE(q8);
+  CHECK(command_of(*q8, "run").rfind("llama-server -m DeepSeek-R1-Distill-Llama-8B-Q8_0.gguf ", 0) == 0);
+  CHECK(has_note(*q8, "is the name the common publishers give one"));
+  const json* q4 = candidate(j, "gguf-q4-k-m", "llama-cpp");  // the release the record lists: llama.cpp fetches it itself
+  REQUIRE(q4);
+  CHECK(command_of(*q4, "run").rfind("llama-server -hf unsloth/DeepSeek-R1-Distill-Llama-8B-GGUF:Q4_K_M ", 0) == 0);
 }
 
 TEST_CASE("recommend e2e: --vram-free sizes from the memory free and is refused past the card", "[e2e][recommend]") {

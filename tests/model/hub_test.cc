@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +152,31 @@ TEST_CASE("hub: GGUF tags name files, whole words, split parts together", "[mode
   CHECK(gguf_files_for_tag(r, "Q2_K").size() == 2);
   CHECK(gguf_files_for_tag(r, "Q4_K").empty());  // not a whole word of Q4_K_M
   CHECK(gguf_tags(r) == std::vector<std::string>{"Q2_K", "Q4_K_M", "Q8_0"});
+}
+
+TEST_CASE("hub: the one file a listing holds for a type: a split file's first part, every part there, printable names", "[model][hub]") {
+  auto repo = [](std::vector<std::pair<std::string, std::uint64_t>> files) {
+    HubRepo r;
+    r.repo = "o/n";
+    for (auto& [p, n] : files) r.files.push_back({p, n});
+    std::sort(r.files.begin(), r.files.end(), [](const HubFile& a, const HubFile& b) { return a.path < b.path; });
+    return r;
+  };
+  HubRepo r = repo({{"Q2_K/m-Q2_K-00002-of-00002.gguf", 20}, {"Q2_K/m-Q2_K-00001-of-00002.gguf", 10}, {"m-Q4_K_M.gguf", 5},
+                    {"m-UD-Q4_K_M.gguf", 6}, {"m-Q3_K_M-00002-of-00002.gguf", 7}, {"mmproj-Q8_0.gguf", 1},
+                    {"bad\x1b[2J-Q6_K.gguf", 3}, {"m-Q5_K_M.gguf", 0}});
+  auto q2 = listed_gguf(r, "Q2_K");
+  REQUIRE(q2);
+  CHECK(q2->path == "Q2_K/m-Q2_K-00001-of-00002.gguf");
+  CHECK(q2->bytes == 30);
+  CHECK(q2->parts == 2);
+  REQUIRE(listed_gguf(r, "q4_k_m"));
+  CHECK(listed_gguf(r, "q4_k_m")->path == "m-Q4_K_M.gguf");  // the shorter of two names carrying the type
+  CHECK(!listed_gguf(r, "Q3_K_M"));                          // a split file without its first part
+  CHECK(!listed_gguf(r, "Q8_0"));                            // a vision projector, not the model
+  CHECK(!listed_gguf(r, "Q6_K"));                            // an escape sequence is never printed
+  REQUIRE(listed_gguf(r, "Q5_K_M"));
+  CHECK(listed_gguf(r, "Q5_K_M")->bytes == 0);  // the listing gave no size
 }
 
 TEST_CASE("hub: a GGUF header read by Range grows until the tensor infos are complete", "[model][hub]") {

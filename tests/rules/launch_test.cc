@@ -153,6 +153,14 @@ TEST_CASE("launch: a GGUF type's file name is the publishers' spelling, never ll
   CHECK(gguf_quant_name(*g.find("gguf-mxfp4-moe")) == "MXFP4_MOE");
 }
 
+TEST_CASE("launch: a file name is one shell word, quoted when it holds more than letters, digits and ._/+:@,=-", "[rules][launch]") {
+  CHECK(shell_word("Q2_K/Qwen3-32B-Q2_K-00001-of-00003.gguf") == "Q2_K/Qwen3-32B-Q2_K-00001-of-00003.gguf");
+  CHECK(shell_word("My Model-Q4_K_M.gguf") == "'My Model-Q4_K_M.gguf'");
+  CHECK(shell_word("it's $(rm -rf ~)`x`;.gguf") == "'it'\\''s $(rm -rf ~)`x`;.gguf'");
+  CHECK(shell_word("\xd0\x9c-Q8_0.gguf") == "'\xd0\x9c-Q8_0.gguf'");
+  CHECK(shell_word("") == "''");
+}
+
 TEST_CASE("launch: a 16-bit cache needs no flag, an 8-bit one the engine's, and one it cannot select is nullopt", "[rules][launch]") {
   const Graph& g = embedded_graph();
   const Record& llama = *g.find("llama-cpp");

@@ -113,6 +113,28 @@ void serve_llama_gguf(HubServer& s) {
   s.add_file(kGgufRepo, "Q2_K/Llama-3.1-8B-Instruct-Q2_K-00002-of-00002.gguf", p2, p2_size);
 }
 
+void serve_gguf_listings(HubServer& s) {
+  s.add_repo(kShortRepo, "1111111111111111111111111111111111111111");
+  auto [q2, q2_size] = llama_gguf(10, 10, 256, 84, 0, 31, true, 0, 1);
+  s.add_file(kShortRepo, "Llama-3.1-8B-Instruct-Q2_K.gguf", q2, q2_size);
+  s.add_file(kShortRepo, "Llama-3.1-8B-Instruct-Q3_K_S.gguf", "", 3'665'000'000);  // listed: its bytes are never read
+  s.add_file(kShortRepo, "README.md", "# small\n");
+
+  s.add_repo(kOddRepo, "2222222222222222222222222222222222222222");
+  auto [q4, q4_size] = llama_gguf(15, 12, 256, 144, 0, 31, true, 0, 1);
+  s.add_file(kOddRepo, "My Model-Q4_K_M.gguf", q4, q4_size);  // the first by name: the shape is read from it
+  s.add_file(kOddRepo, "\xd0\x9c\xd0\xbe\xd0\xb4\xd0\xb5\xd0\xbb\xd1\x8c-Q8_0.gguf", "", 8'540'000'000);  // Модель-Q8_0.gguf
+  s.add_file(kOddRepo, "sub dir/it's $(touch pwned)-Q5_K_M.gguf", "", 5'730'000'000);
+  s.add_file(kOddRepo, "evil\x1b[31m-Q6_K.gguf", "", 6'600'000'000);
+  s.add_file(kOddRepo, "../escape-Q3_K_M.gguf", "", 4'020'000'000);
+  s.add_file(kOddRepo, "mmproj-Q4_0.gguf", "", 800'000'000);
+
+  s.add_repo(kRecordGguf, "3333333333333333333333333333333333333333");
+  s.add_file(kRecordGguf, "DeepSeek-R1-Distill-Llama-8B-Q4_K_M.gguf", "", 4'920'000'000);
+  s.add_file(kRecordGguf, "DeepSeek-R1-Distill-Llama-8B-Q8_0.gguf", "", 8'540'000'000);
+  s.add_file(kRecordGguf, "DeepSeek-R1-Distill-Llama-8B-F16.gguf", "", 16'070'000'000);
+}
+
 void serve_misbehaving(HubServer& s) {
   const std::pair<const char*, Misbehave> repos[] = {
       {"test/gated", Misbehave::gated},           {"test/private", Misbehave::private_repo}, {"test/rate-limited", Misbehave::rate_limited},

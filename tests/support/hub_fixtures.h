@@ -19,6 +19,16 @@ inline constexpr const char* kGgufSha = "89abcdef0123456789abcdef0123456789abcde
 
 void serve_qwen3_32b_awq(HubServer& s);
 void serve_llama_gguf(HubServer& s);
+// GGUF repositories whose file lists name the files the printed commands use:
+//   kShortRepo   a Llama-3.1-8B repo holding only Q2_K and Q3_K_S (the best type that fits is not there);
+//   kOddRepo     names with a space, Cyrillic letters, a folder, a quote and $(...), an escape
+//                sequence and a "../" path (a Q4_K_M header is read for the shape);
+//   kRecordGguf  a repo a model record lists (its file list only, no file is read).
+inline constexpr const char* kShortRepo = "someone/Llama-3.1-8B-Instruct-small-GGUF";
+inline constexpr const char* kOddRepo = "test/odd-names-GGUF";
+inline constexpr const char* kRecordGguf = "unsloth/DeepSeek-R1-Distill-Llama-8B-GGUF";
+void serve_gguf_listings(HubServer& s);
+
 // test/<name> for every Misbehave value but none (test/gated, test/flaky, …), each a tiny
 // llama checkpoint (config.json and one model.safetensors).
 void serve_misbehaving(HubServer& s);

@@ -143,4 +143,17 @@ std::vector<std::string> gguf_stems(const std::vector<std::string>& files);
 // Every quantization tag the repository's GGUF files carry ("Q4_K_M", "Q8_0").
 std::vector<std::string> gguf_tags(const HubRepo& r);
 
+// The one GGUF file a listing holds for a quantization tag, as llama.cpp loads it.
+struct ListedGguf {
+  std::string path;         // "Q2_K/m-Q2_K-00001-of-00002.gguf": a split file's first part
+  std::uint64_t bytes = 0;  // every part summed; 0 when the listing did not give every size
+  int parts = 1;
+};
+// The file (all parts of one split file) the listing holds for `tag` (gguf_files_for_tag):
+// when several carry it ("m-Q4_K_M.gguf", "m-UD-Q4_K_M.gguf"), the shortest name, then the
+// first. Nothing when no file carries it, when a split file lacks a part (-m needs them all,
+// the first one named), or when the name is not printable as it is (control characters,
+// bidirectional controls, bytes that are not UTF-8: printable() would change it).
+std::optional<ListedGguf> listed_gguf(const HubRepo& r, const std::string& tag);
+
 }  // namespace qsel

@@ -22,6 +22,16 @@ struct Release {
   double file_gb = 0;   // the published file's size (release `file_gb`): sizes this release; 0 when not recorded
   std::string file;     // the GGUF file the repo's listing holds (release `file`); empty: the publishers' MODEL-QUANT.gguf
   bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
+  bool listed = false;  // file and file_gb from the Hub repo's file list (--model ORG/NAME), not from the record
+};
+
+// The Hub repository --model named, as its file list was read: the GGUF types it holds
+// name the files the commands print; `problem` says why the list could not be read.
+struct HubListing {
+  std::string repo, revision, sha;
+  std::vector<std::string> types;      // the quantization types of the GGUF files it holds ("Q4_K_M")
+  std::vector<std::string> ambiguous;  // types more than one file carries ("m-Q4_K_M.gguf", "m-UD-Q4_K_M.gguf")
+  std::string problem;             // non-empty: the list was not read (unreachable, offline): generic names
 };
 
 // What was read from the user's files (--model PATH): the identified format and
@@ -60,6 +70,7 @@ struct ModelSpec {
   std::string extension_method;    // "YaRN"
   std::vector<Release> releases;   // what the publisher ships; empty when unknown
   std::optional<CheckpointFacts> checkpoint;  // --model PATH
+  std::optional<HubListing> hub;              // --model ORG/NAME: the repository's file list
   std::vector<std::string> notes;  // assumptions worth stating
 
   // The format the model ships in (its primary release), or null when unknown.

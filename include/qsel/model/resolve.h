@@ -36,8 +36,20 @@ struct ModelFiles {
   Checkpoint checkpoint;
   std::string source;  // "Hugging Face Hub https://huggingface.co/Qwen/Qwen3-32B-AWQ at main (commit 0123456789ab): …"
   bool remote = false;
+  std::optional<HubRepo> listing;  // a Hub repository's file list (not a URL's file)
+  std::vector<std::string> ggufs;  // the GGUF files read (a split file's parts, in order)
+  bool picked = false;             // a repo of several GGUF types, no tag: `ggufs` were read for the shape only
 };
 ModelFiles read_model_files(const std::string& name, const HubSettings& hub);
+
+// The quantization types a GGUF format record goes by in file names: its aliases that are
+// one upper-case word ("Q4_K_M", "MXFP4_MOE"), never the llama.cpp enum (LLAMA_FTYPE_...).
+std::vector<std::string> gguf_type_names(const Record& format);
+
+// The GGUF files `r`'s list holds for each GGUF format record, as releases of `m` from that
+// repository (file, file_gb from the listed sizes; official as given); m.hub says which
+// types it holds, and a note says so.
+void add_listed_releases(const Graph& g, ModelSpec& m, const HubRepo& r, bool official);
 
 // What `qsel inspect` and `explain PATH` show: the files, their analysis
 // (format, bytes, groups) and, where a shape can be read, the model; a file

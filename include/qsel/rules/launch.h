@@ -28,8 +28,14 @@ struct ModelArg {
   std::string template_key;  // "model" or "model_repo"
   std::string value;         // the file name, "repo" or "repo:QUANT"
   std::string note;          // how it was chosen ("no published checkpoint: a file you quantize yourself")
+  std::string hub_value;     // "ORG/NAME:QUANT" for the engine's model_repo (llama.cpp -hf): the same file fetched from the
+                             // Hub, when the file list holds exactly one file of that type at main; empty otherwise
   std::string make;          // the line that makes the file first (the engine's `convert`), when it is one to make
 };
+
+// `word` as one shell word: as it is when it holds only letters, digits and ._/+:@,=-,
+// else in single quotes (a quote inside as '\''), so a file name with spaces or $(...) is pasted safely.
+std::string shell_word(const std::string& word);
 ModelArg model_arg(const Deliberation& d, const Candidate& c);
 
 // Fills `commands` of every candidate that fits and whose engine records a launch spec.

@@ -47,7 +47,7 @@ struct Layout {
 
 // A command line that carries out a plan (rules/launch.h).
 struct LaunchCommand {
-  std::string role;     // serve (a server started first, its settings in its environment) | import (a local file the engine names first) | run (the plan) | fit (the engine fits itself: the alternative) | quantize (a file you make first)
+  std::string role;     // serve (a server started first, its settings in its environment) | import (a local file the engine names first) | run (the plan) | fit (the engine fits itself: the alternative) | hub (the engine fetches the file from the Hub) | quantize (a file you make first)
   std::string program;  // the engine `cli` program it runs
   std::string text;     // the whole line
 };
