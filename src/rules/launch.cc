@@ -325,11 +325,12 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
     std::string upper = outtype;
     for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     std::string file = fmt::format("{}-{}.gguf", model_name(d.graph, model), upper);
-    std::string dir = base_repo(d).empty() ? "MODEL_DIR" : "./" + repo_name(base_repo(d));
+    bool local = model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id;
+    std::string dir = local ? shell_word(model.checkpoint->path) : base_repo(d).empty() ? "MODEL_DIR" : "./" + repo_name(base_repo(d));
     std::string line = replace_all(replace_all(replace_all(convert.value("line", ""), "{dir}", dir), "{outtype}", outtype), "{file}", file);
     return {"model", shell_word(file),
             fmt::format("{} holds the 16-bit weights as one file: {} writes it from the checkpoint folder{}", file,
-                        convert.value("program", ""), base_repo(d).empty() ? "" : fmt::format(" ({} downloaded)", base_repo(d))),
+                        convert.value("program", ""), local || base_repo(d).empty() ? "" : fmt::format(" ({} downloaded)", base_repo(d))),
             "", convert.value("program", "") + " " + line};
   }
   if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
