@@ -522,7 +522,7 @@ TEST_CASE("recommend: a GGUF repo named on the Hub prints the files its list hol
                                            std::string("recommend --gpu rtx-4090 --engine llama-cpp --all --model ") + qsel::test::kOddRepo);
     CHECK(text.code == 0);
     CHECK(text.out.find('\x1b') == std::string::npos);
-    CHECK(text.out.find("-m './My Model-bf16'") != std::string::npos);  // #1: a 16-bit folder, named as the repo's files are
+    CHECK(text.out.find("-m 'My Model-BF16.gguf'") != std::string::npos);  // #1: the 16-bit GGUF convert_hf_to_gguf.py makes, named as the repo's files are
     CHECK(!std::filesystem::exists(cache.path() / "pwned"));
     for (const auto& e : std::filesystem::recursive_directory_iterator(cache.path())) {
       std::string name = e.path().filename().string();
