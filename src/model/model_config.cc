@@ -163,9 +163,12 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
   std::string architecture;
   if (d.contains("architectures") && d["architectures"].is_array() && !d["architectures"].empty() && d["architectures"][0].is_string())
     architecture = d["architectures"][0].get<std::string>();
+  // A config whose auto_map names its own classes runs the checkpoint's code: engines load it only when trusted.
+  bool auto_map = d.contains("auto_map") && d["auto_map"].is_object() && !d["auto_map"].empty();
   if (d.contains("text_config") && d["text_config"].is_object()) d = d["text_config"];
   ModelSpec m;
   m.origin = "config";
+  if (auto_map) m.remote_code = "config.json's auto_map names the checkpoint's own code";
   // Every value below is range-checked by integer(), so the narrowing casts are safe.
   m.layers = static_cast<int>(integer(d, at, "num_hidden_layers", true));
   m.hidden = static_cast<int>(integer(d, at, "hidden_size", true));

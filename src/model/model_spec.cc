@@ -118,6 +118,7 @@ ModelSpec model_from_record(const Record& r) {
   ModelSpec m;
   m.id = r.id;
   m.origin = "record";
+  if (auto it = d.find("trust_remote_code"); it != d.end() && it->is_object()) m.remote_code = it->value("reason", "");
   m.params_b = d.value("params_b", 0.0);
   m.active_params_b = d.value("active_params_b", m.params_b);
   m.layers = int_field(d, "layers");

@@ -147,6 +147,8 @@ void build(Deliberation& d, Candidate& c) {
   }
   std::size_t model_word = b.words.size() - 1;
   b.add("always");
+  if (!model.remote_code.empty() && b.add("remote_code"))
+    m.notes.push_back(fmt::format("{}: {}", launch.value("remote_code", ""), model.remote_code));
   // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
   if (launch.contains("prompt_mode")) {
     std::string mode = launch.value("prompt_modes", json::object()).value(model.family, "");
@@ -158,7 +160,13 @@ void build(Deliberation& d, Candidate& c) {
     b.add("prompt_mode", {{"{mode}", mode}});
   }
   if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
-  if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) b.words.push_back(*kv);
+  if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) {
+    b.words.push_back(*kv);
+    // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.
+    for (const auto& e : launch.value("kv_cache", json::array()))
+      if (e.value("flags", "") == *kv && e.contains("file") && e["file"].is_object())
+        m.notes.push_back(fmt::format("{} holds: {}", e["file"].value("name", ""), e["file"].value("text", "")));
+  }
   if (m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1)
     b.add("memory_fraction", {{"{fraction}", number(m.budget.fraction)}});
   if (!m.setting.empty()) {

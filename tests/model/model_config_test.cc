@@ -101,3 +101,13 @@ TEST_CASE("model_config: MLA at hidden 1048576 and KV rank 4096 is counted in do
   const double mlp = 3 * hidden * 8, embedding = 1000 * hidden;
   CHECK(m.params_b == Approx((2 * (attention + mlp) + embedding) / 1e9));
 }
+
+TEST_CASE("model_config: a config whose auto_map names its own code needs the engine's trust-remote-code; a plain one does not", "[rules][model]") {
+  qsel::test::TempDir dir;
+  auto own = dir.write("own/config.json", R"({"num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 4,
+    "vocab_size": 1000, "intermediate_size": 512, "auto_map": {"AutoModelForCausalLM": "modeling_x.XForCausalLM"}})");
+  CHECK(model_from_config(own.string()).remote_code.find("auto_map") != std::string::npos);
+  auto plain = dir.write("plain/config.json", R"({"num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 4,
+    "vocab_size": 1000, "intermediate_size": 512, "auto_map": {}})");
+  CHECK(model_from_config(plain.string()).remote_code.empty());
+}

@@ -306,3 +306,71 @@ TEST_CASE("launch: Ollama answers only when named; a published GGUF runs from th
   for (const auto& c : deliberate(g, fp8).candidates)
     if (c.memory && c.memory->fits) CHECK(c.memory->kv_dtype != "fp8-kv");
 }
+
+// Found by a blind audit (audit 3): commands that did not run as printed.
+namespace launch_runs {
+const Candidate* first_on(const Deliberation& d, const std::string& format, const std::string& engine) {
+  for (const auto& c : d.candidates)
+    if (c.format->id == format && c.engine && c.engine->id == engine && c.memory && !c.memory->commands.empty()) return &c;
+  return nullptr;
+}
+std::string run_of(const Candidate& c) {
+  for (const auto& k : c.memory->commands)
+    if (k.role == "run") return k.text;
+  return "";
+}
+std::string all_notes(const Candidate& c) { return fmt::format("{}", fmt::join(c.memory->notes, "\n")); }
+}  // namespace launch_runs
+
+TEST_CASE("launch: a 16-bit plan on llama.cpp runs a BF16 GGUF its converter makes, never a repo id llama-server cannot open", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Query q = launch_grid::grid_query(g, *g.find("rtx-4090"), "qwen3-8b");
+  q.engines = {"llama-cpp"};
+  Deliberation d = deliberate(g, q);
+  const Candidate* c = launch_runs::first_on(d, "bf16", "llama-cpp");
+  REQUIRE(c);
+  CHECK(launch_runs::run_of(*c).rfind("llama-server -m Qwen3-8B-BF16.gguf ", 0) == 0);
+  bool made = false;
+  for (const auto& k : c->memory->commands)
+    made = made || (k.role == "quantize" && k.text == "python convert_hf_to_gguf.py ./Qwen3-8B --outtype bf16 --outfile Qwen3-8B-BF16.gguf");
+  CHECK(made);
+}
+
+TEST_CASE("launch: ExLlama's chat.py gets the family's prompt mode (it exits without -mode), raw with a note otherwise", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Query q = launch_grid::grid_query(g, *g.find("rtx-3090"), "qwen2.5-72b");
+  q.count = 2;
+  q.engines = {"exllamav3"};
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& c = d.candidates.front();
+  REQUIRE(c.memory);
+  CHECK(launch_runs::run_of(c).find(" -mode chatml ") != std::string::npos);
+}
+
+TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code; a file a flag names is said", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Query q = launch_grid::grid_query(g, *g.find("b300"), "kimi-k2");
+  q.count = 8;
+  q.engines = {"sglang"};
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  REQUIRE(d.candidates.front().memory);
+  CHECK(launch_runs::run_of(d.candidates.front()).find(" --trust-remote-code") != std::string::npos);
+  Query t = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
+  t.engines = {"trtllm"};
+  t.kv_cache = "fp8-kv";
+  Deliberation e = deliberate(g, t);
+  REQUIRE_FALSE(e.candidates.empty());
+  const Candidate& c = e.candidates.front();
+  REQUIRE(c.memory);
+  CHECK(launch_runs::run_of(c).find("--extra_llm_api_options kv_cache_fp8.yaml") != std::string::npos);
+  CHECK(launch_runs::all_notes(c).find("kv_cache_fp8.yaml holds: kv_cache_config: {dtype: fp8}") != std::string::npos);
+  // A model with no such code: no flag.
+  Query l = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
+  l.engines = {"vllm"};
+  Deliberation f = deliberate(g, l);
+  REQUIRE_FALSE(f.candidates.empty());
+  REQUIRE(f.candidates.front().memory);
+  CHECK(launch_runs::run_of(f.candidates.front()).find("trust-remote-code") == std::string::npos);
+}
