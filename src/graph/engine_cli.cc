@@ -11,21 +11,6 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : s) {
-    if (std::isspace(static_cast<unsigned char>(ch))) {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 bool numeric(const std::string& w) {  // "-1", "-0.5": a value, not a flag
   return w.size() > 1 && (std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
 }
@@ -49,6 +34,21 @@ bool starts_with_program(const std::string& command, const std::string& program)
 
 }  // namespace
 
+std::vector<std::string> command_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
 bool env_assignment(const std::string& word) {
   auto eq = word.find('=');
   if (eq == std::string::npos || eq == 0) return false;
@@ -59,7 +59,7 @@ bool env_assignment(const std::string& word) {
 
 std::vector<std::string> command_env(const std::string& command) {
   std::vector<std::string> out;
-  for (const auto& w : words(command)) {
+  for (const auto& w : command_words(command)) {
     if (!env_assignment(w)) break;  // the program: what follows are its arguments
     out.push_back(w.substr(0, w.find('=')));
   }
@@ -68,7 +68,7 @@ std::vector<std::string> command_env(const std::string& command) {
 
 std::vector<std::string> command_flags(const std::string& command) {
   std::vector<std::string> out;
-  for (auto w : words(command)) {
+  for (auto w : command_words(command)) {
     if (w.size() < 2 || w[0] != '-' || numeric(w)) continue;
     if (auto eq = w.find('='); eq != std::string::npos) w.resize(eq);
     out.push_back(w);
@@ -131,7 +131,7 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
   // A template's NAME=value words are the server's environment; its other words, the program's arguments.
   auto add = [&](const std::string& pointer, const std::string& text) {
     std::vector<std::string> env, args;
-    for (const auto& w : words(text)) (env_assignment(w) ? env : args).push_back(w);
+    for (const auto& w : command_words(text)) (env_assignment(w) ? env : args).push_back(w);
     if (!env.empty()) out.push_back({pointer, fmt::format("{} {}", fmt::join(env, " "), server)});
     if (!args.empty() || env.empty()) out.push_back({pointer, args.empty() ? program : fmt::format("{} {}", program, fmt::join(args, " "))});
   };

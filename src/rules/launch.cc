@@ -76,21 +76,6 @@ std::string base_repo(const Deliberation& d) {
   return r ? r->repo : "";
 }
 
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : s) {
-    if (std::isspace(static_cast<unsigned char>(ch))) {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 std::string number(double v) { return fmt::format("{:g}", std::round(v * 1000) / 1000); }
 
 struct Builder {
@@ -200,7 +185,7 @@ void build(Deliberation& d, Candidate& c) {
   if (launch.contains("server")) {
     std::vector<std::string> env, args;
     for (const auto& w : b.words)
-      for (const auto& x : split_words(w)) (env_assignment(x) ? env : args).push_back(x);
+      for (const auto& x : command_words(w)) (env_assignment(x) ? env : args).push_back(x);
     std::string server = launch.value("server", "");
     m.commands.push_back({"serve", server, env.empty() ? server : fmt::format("{} {}", fmt::join(env, " "), server)});
     run = fmt::format("{}", fmt::join(args, " "));

@@ -10,6 +10,9 @@
 
 namespace qsel {
 
+// A command line's words, split at whitespace (no shell quoting: templates and their filled values).
+std::vector<std::string> command_words(const std::string& command);
+
 // The words of a command line that are flags: each word that starts with '-'
 // and is not a number ("-ngl", "--fit-target"); "--flag=value" counts as "--flag".
 std::vector<std::string> command_flags(const std::string& command);
