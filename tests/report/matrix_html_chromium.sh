@@ -5,11 +5,7 @@
 # Usage: matrix_html_chromium.sh QSEL. Exit 77 (skipped) without chromium or python3.
 set -eu
 qsel=$1
-browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$browser" ] || { echo "skip: no chromium"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/chromium_env.sh"
 "$qsel" matrix --format html --vendor nvidia > "$work/grid.html"
 "$qsel" matrix --format json --verdicts --vendor nvidia > "$work/grid.json"
 timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile" \

@@ -6,11 +6,7 @@
 # Usage: recommend_html_chromium.sh QSEL. Exit 77 (skipped) without chromium or python3.
 set -eu
 qsel=$1
-browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$browser" ] || { echo "skip: no chromium"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/chromium_env.sh"
 args="--gpu h100 --model-size 70b"
 # exit 1 (nothing viable) still draws the page; 2 is an error
 "$qsel" recommend $args --format html -q > "$work/choice.html" || [ $? -eq 1 ]
