@@ -1,17 +1,9 @@
-#define VALIJSON_USE_EXCEPTIONS 1
-// GCC 12 reports a false -Wrestrict inside valijson's json_pointer string handling.
-#pragma GCC diagnostic ignored "-Wrestrict"
 #include <catch2/catch.hpp>
 
 #include <set>
 
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
-
 #include "lint/lint_support.h"
+#include "support/json_schema.h"
 #include "qsel/report/lint_report.h"
 
 using namespace qsel;
@@ -22,24 +14,7 @@ namespace {
 // Errors of `doc` against tests/fixtures/gitlab-code-quality.schema.json, written from
 // GitLab's documented Code Quality format (the schema's description cites it).
 std::vector<std::string> gitlab_errors(const json& doc) {
-  static const json schema_doc =
-      json::parse(test::read_text(test::source_dir() + "/tests/fixtures/gitlab-code-quality.schema.json"));
-  static valijson::Schema schema;
-  static const bool parsed = [] {
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(schema_doc);
-    parser.populateSchema(adapter, schema);
-    return true;
-  }();
-  (void)parsed;
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(doc);
-  validator.validate(schema, target, &results);
-  std::vector<std::string> out;
-  valijson::ValidationResults::Error e;
-  while (results.popError(e)) out.push_back(e.description);
-  return out;
+  return test::json_schema_errors(test::source_dir() + "/tests/fixtures/gitlab-code-quality.schema.json", doc);
 }
 
 }  // namespace

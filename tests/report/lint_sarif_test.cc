@@ -1,15 +1,7 @@
-#define VALIJSON_USE_EXCEPTIONS 1
-// GCC 12 reports a false -Wrestrict inside valijson's json_pointer string handling.
-#pragma GCC diagnostic ignored "-Wrestrict"
 #include <catch2/catch.hpp>
 
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
-
 #include "lint/lint_support.h"
+#include "support/json_schema.h"
 #include "qsel/lint/registry.h"
 #include "qsel/report/lint_report.h"
 
@@ -20,29 +12,8 @@ namespace {
 
 // Errors of `doc` against the vendored SARIF 2.1.0 schema (tests/fixtures/sarif-schema-2.1.0.json,
 // oasis-tcs/sarif-spec Schemata/sarif-schema-2.1.0.json).
-const valijson::Schema& sarif_schema() {
-  static const json doc = json::parse(test::read_text(test::source_dir() + "/tests/fixtures/sarif-schema-2.1.0.json"));
-  static valijson::Schema schema;
-  static const bool parsed = [] {
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(doc);
-    parser.populateSchema(adapter, schema);
-    return true;
-  }();
-  (void)parsed;
-  return schema;
-}
-
 std::vector<std::string> sarif_errors(const json& doc) {
-  const valijson::Schema& schema = sarif_schema();
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(doc);
-  validator.validate(schema, target, &results);
-  std::vector<std::string> out;
-  valijson::ValidationResults::Error e;
-  while (results.popError(e)) out.push_back(e.description);
-  return out;
+  return test::json_schema_errors(test::source_dir() + "/tests/fixtures/sarif-schema-2.1.0.json", doc);
 }
 
 json seed_state_sarif() {
