@@ -17,7 +17,7 @@ namespace {
 // Why `c` is not a deployment, or "" when it is one.
 std::string not_deployable(const Deliberation& d, const Candidate& c) {
   if (!rule_util::fits(c)) return "";
-  if (rule_util::maturity_rank(c.maturity) > 0)
+  if (!rule_util::deployable_maturity(c.maturity))
     return fmt::format("only through {}'s {} path for {}{}", c.engine ? c.engine->id : "-", c.maturity, c.format->id,
                        c.maturity_reason.empty() ? "" : " (" + c.maturity_reason + ")");
   if (rule_util::broken(c)) return fmt::format("only at a quality in the broken range ({} on {}, {})", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text);

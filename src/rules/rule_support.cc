@@ -49,6 +49,11 @@ int maturity_rank(const std::string& level) {
   return static_cast<int>(std::find(order.begin(), order.end(), level) - order.begin());
 }
 
+// A deployment: the engine's own path, a plugin it names, or a build its install page does not
+// list but a maintained one exists (a source build, NVIDIA's Jetson containers). Experimental and
+// deprecated paths are not.
+bool deployable_maturity(const std::string& level) { return maturity_rank(level) <= maturity_rank("unlisted"); }
+
 namespace {
 
 // A field of the part's recorded host (accelerator `host`), or "".
@@ -272,7 +277,7 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
 bool fits(const Candidate& c) { return !c.memory || c.memory->fits; }
 
 bool offerable(const Candidate& c) {
-  return maturity_rank(c.maturity) == 0 && !broken(c) && !c.needless_upcast && c.memory && c.memory->bpw > 0;
+  return deployable_maturity(c.maturity) && !broken(c) && !c.needless_upcast && c.memory && c.memory->bpw > 0;
 }
 
 std::string context_tokens(long tokens) {

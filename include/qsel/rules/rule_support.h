@@ -43,6 +43,7 @@ struct Maturity {
 };
 // mainline 0, plugin 1, unlisted 2, experimental 3, deprecated 4 (unknown levels last).
 int maturity_rank(const std::string& level);
+bool deployable_maturity(const std::string& level);  // mainline, plugin or unlisted
 // An evidence grade's place, best first: controlled 0, paper 1, vendor-claim 2,
 // derived 3, anecdotal 4, unverified 5 (no source a reader can open holds it);
 // anything else (ungraded) 6.
@@ -108,7 +109,7 @@ bool has_blocker(const Candidate& c);
 // SoCs, unified-memory machines or edge modules, for which "--count N" is no advice.
 bool takes_more_parts(const Record* accelerator);
 
-// A candidate worth offering as an answer: a mainline path, not in the broken range, sized, and
+// A candidate worth offering as an answer: a deployable path (deployable_maturity), not in the broken range, sized, and
 // not a 16-bit up-cast of a release that runs here.
 bool offerable(const Candidate& c);
 // One line for a candidate an answer's lead names: format on engine, where it sits, speed, cost.
