@@ -78,7 +78,19 @@ struct Context {
   bool serving_part = false;   // a datacenter or cloud part: the question is serving
   std::vector<const Candidate*> fitting;  // fits, mainline, uncontested, no blocker
   double group_best = 0;       // the lowest priced cost of the quality group being ordered
+  std::vector<const Candidate*> group;  // the quality group being ordered
 };
+
+// A format the user quantizes themselves, when the group holds a published checkpoint it would
+// wait for. Not one with more bits than a published member of its own family: within a family
+// more bits are never worse (a recorded Q4_K_M does not make an unrecorded Q6_K wait).
+long self_quantized(const Context& x, const Candidate& c) {
+  if (!c.release.empty()) return 0;
+  bool published_below = std::any_of(x.group.begin(), x.group.end(), [&](const Candidate* o) {
+    return !o->release.empty() && !c.quality.family.empty() && o->quality.family == c.quality.family && format_bits(*o) < format_bits(c);
+  });
+  return !published_below;
+}
 
 using KeyFn = long (*)(const Context&, const Candidate&);
 struct Step {
@@ -130,18 +142,27 @@ const std::vector<Step>& eligibility_steps() {
 // The tie-breaks inside a quality group, in order (docs/ranking.md, "Inside a group").
 const std::vector<Step>& tie_break_steps() {
   static const std::vector<Step> steps = {
+      {"a serving fit whose KV cache holds the sequences --concurrency asks for, before one short of them",
+       [](const Context&, const Candidate& c) -> long { return c.memory && c.memory->capacity_short > 0; }},
       {"the format the model ships in (the release or a repack of it, then a QAT release)",
        [](const Context& x, const Candidate& c) -> long { return shipped_rank(x.d, c); }},
       {"4 bits per weight or more", [](const Context&, const Candidate& c) -> long { return format_bits(c) > 0 && format_bits(c) < 4; }},
       {"comfortable before tight", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "tight"; }},
       {"on the GPU before partly in system RAM", [](const Context&, const Candidate& c) -> long { return offloaded(c); }},
-      {"native before dequant before emulated", [](const Context&, const Candidate& c) -> long { return path_rank(c.path); }},
+      {"objective speed or a batch: native before dequant before emulated",
+       [](const Context& x, const Candidate& c) -> long {
+         return x.d.query.objective == "speed" || x.d.query.batch > 1 ? path_rank(c.path) : 0;
+       }},
+      {"a published checkpoint before a format you quantize yourself (not one with more bits than a published member of its family)",
+       self_quantized},
       {"the lower estimate with the price of its fit, in steps of 1.5x from the group's best (within a family: more bits)",
        [](const Context& x, const Candidate& c) -> long {
          if (!c.quality.known) return std::numeric_limits<int>::max();
          if (c.priced_cost <= 0 || x.group_best <= 0) return 0;
          return static_cast<long>(std::floor(std::log(c.priced_cost / x.group_best) / std::log(kEstimateStep) + 1e-9));
        }},
+      {"native before dequant before emulated",
+       [](const Context&, const Candidate& c) -> long { return path_rank(c.path); }},
       {"no KV-cache quantization before an 8-bit cache Rule 6 chose",
        [](const Context& x, const Candidate& c) -> long { return x.d.query.kv_cache == "auto" && kv_cache_format(x.d.graph, c); }},
       {"the rules' preference (Rule 3: NVFP4 before MXFP4 on Blackwell)", [](const Context&, const Candidate& c) -> long { return c.rank_tier; }},
@@ -380,6 +401,8 @@ void rank_candidates(Deliberation& d) {
       if (!placed[j] && ties(m, entries[i], entries[j])) group.push_back(j);
     std::vector<std::pair<std::vector<long>, std::size_t>> order;
     x.group_best = entries[i].priced;
+    x.group.clear();
+    for (std::size_t k : group) x.group.push_back(&entries[k].c);
     for (std::size_t k : group) {
       placed[k] = true;
       order.push_back({keys(x, entries[k].c, tie_break_steps()), k});
