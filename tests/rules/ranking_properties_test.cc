@@ -88,6 +88,11 @@ void more_never_worse(const Graph& g, const Fitted& f, const Query& base, const 
   if (in_system_ram(a) && (!in_system_ram(b) || speed(b) > speed(a))) return;
   // A tight fit that may not load gives way to a comfortable one of a quality inside the tight fit's price.
   if (a.memory && b.memory && a.memory->fit == "tight" && b.memory->fit == "yes") return;
+  // On a datacenter or cloud part the question is serving (eligibility step 7): when the larger machine
+  // first holds a serving engine that the smaller one could not, the answer changes class, not quality.
+  auto serving = [](const Candidate& c) { return c.engine && c.engine->str("role") == "serving"; };
+  std::string market = base.accelerator->str("market");
+  if ((market == "datacenter" || market == "cloud") && serving(b) && !serving(a)) return;
   if (worse(*f.quality_model, b, a))
     s.fail(fmt::format("{} {}: {} gives a worse #1: {} after {}", base.accelerator->id, base.model->id, what, who(b), who(a)));
 }
