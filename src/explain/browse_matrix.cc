@@ -48,6 +48,9 @@ ojson row_json(const Graph& g, const nlohmann::json& row, const ojson& columns) 
     std::string key = c["key"];
     cells[key] = row["cells"].contains(key) ? ojson(row["cells"][key]) : ojson();
   }
+  if (!row.contains("match"))  // a per-model table's row: the model families it stands for
+    return {{"key", row["key"]}, {"label", row["label"]}, {"targets", ojson::array()},
+            {"models", ojson(row.value("models", nlohmann::json::object()))}, {"cells", cells}};
   return {{"key", row["key"]}, {"label", row["label"]}, {"targets", targets_matching(g, row["match"])}, {"cells", cells}};
 }
 
@@ -123,7 +126,8 @@ const Record& matrix_for(const Graph& g, const std::string& query) {
   auto found = matrices_of(g, *r.record);
   if (!found.empty()) return *found.front();
   std::vector<std::string> engines;
-  for (const Record* m : g.of_kind(Kind::Matrix)) engines.push_back(m->str("engine"));
+  for (const Record* m : g.of_kind(Kind::Matrix))
+    if (std::find(engines.begin(), engines.end(), m->str("engine")) == engines.end()) engines.push_back(m->str("engine"));
   throw UsageError(fmt::format("engine {} has no matrix record; {}", r.record->id,
                                engines.empty() ? "the corpus has none" : fmt::format("matrices exist for {}", fmt::join(engines, ", "))));
 }

@@ -29,4 +29,6 @@ std::vector<const Record*> matrices_of(const Graph& g, const Record& engine) {
   return out;
 }
 
+bool model_axis(const Record& matrix) { return matrix.str("axis") == "model"; }
+
 }  // namespace qsel

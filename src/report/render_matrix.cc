@@ -222,13 +222,15 @@ std::string gpu_line(const ojson& gpu, const ojson& rows) {
 std::string grid_body(const ojson& grid, const Style& st) {
   std::vector<std::string> labels;
   for (const auto& c : grid["columns"]) labels.push_back(cell_text(c["label"]));
+  // A per-model table's rows stand for model families, not targets.
+  bool per_model = std::any_of(grid["rows"].begin(), grid["rows"].end(), [](const ojson& r) { return r.contains("models"); });
   auto body = [&](const std::vector<std::string>& heads) {
-    Rows t = wrapped_header(1, heads, "targets", st);
+    Rows t = wrapped_header(1, heads, per_model ? "models" : "targets", st);
     for (const auto& r : grid["rows"]) {
       if (gpu_mode(grid) && !r.value("selected", false)) continue;
       std::vector<std::string> row{st.bold(cell_text(r["label"]))};
       for (const auto& c : grid["columns"]) row.push_back(colored_cell(r["cells"][cell_text(c["key"])], st));
-      row.push_back(st.dim(joined_ids(r["targets"])));
+      row.push_back(st.dim(joined_ids(per_model ? r["models"].value("families", ojson::array()) : r["targets"])));
       t.push_back(row);
     }
     return t;

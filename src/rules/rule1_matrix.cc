@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/graph/engines.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
@@ -61,12 +62,53 @@ bool judge(Deliberation& d, Candidate& c) {
   return false;
 }
 
+// A per-model table's refusal: every row that names the model says "." ("marks MXFP4 "." on LLaMA and LLaMA 3").
+std::string model_refusal(const Record& m, const std::vector<MatrixCell>& no) {
+  std::vector<std::string> cols, rows;
+  for (const auto& c : no) {
+    std::string col = c.column + (c.note.empty() ? "" : " (" + c.note + ")");
+    if (std::find(cols.begin(), cols.end(), col) == cols.end()) cols.push_back(col);
+    if (std::find(rows.begin(), rows.end(), c.row) == rows.end()) rows.push_back(c.row);
+  }
+  return fmt::format("{} marks {} \".\" on {} (its per-model table)", m.id, fmt::join(cols, ", "), fmt::join(rows, " and "));
+}
+
+// An engine's per-model table (a matrix with axis: model) that names the model restricts its
+// formats for it on every part, read together with the hardware table: a "." there rules the
+// format out for this model; a model the table does not name is not restricted by it.
+bool judge_model_tables(Deliberation& d, Candidate& c) {
+  if (!d.query.model) return true;
+  for (const Record* m : matrices_of(d.graph, *c.engine)) {
+    if (!model_axis(*m)) continue;
+    rule_util::CellRead r = rule_util::read_model_cells(*m, *c.format, *d.query.model, c.engine->id);
+    if (!r.row_found || !r.column_found) continue;
+    c.evidence.push_back(m->id);
+    if (!r.yes.empty()) {
+      c.cells.insert(c.cells.end(), r.yes.begin(), r.yes.end());
+      c.why.push_back(fmt::format("Rule 1 — {} marks {} {} for {}", m->id, r.yes[0].column, r.yes[0].cell, r.yes[0].row));
+      continue;
+    }
+    // A "." that a source of the same tier contests (a footnote's contested_by) keeps the
+    // candidate, contested: both are shown, and the candidate waits behind uncontested ones.
+    std::string contest = rule_util::contesting_footnote(*m, r.no[0].cell);
+    if (!contest.empty()) {
+      c.cells.insert(c.cells.end(), r.no.begin(), r.no.end());
+      c.conflicts.push_back(fmt::format("{}; contested: {}", model_refusal(*m, r.no), contest));
+      c.why.push_back(fmt::format("Rule 1 — {}; contested: {}", model_refusal(*m, r.no), contest));
+      continue;
+    }
+    d.excluded.push_back({c.format->id, c.engine->id, "rule-1", model_refusal(*m, r.no), {m->id}});
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void apply_rule1(Deliberation& d) {
   std::vector<Candidate> kept;
   for (auto& c : d.candidates)
-    if (!c.engine || is_baseline(*c.format) || judge(d, c)) kept.push_back(std::move(c));
+    if (!c.engine || is_baseline(*c.format) || (judge(d, c) && judge_model_tables(d, c))) kept.push_back(std::move(c));
   d.candidates = std::move(kept);
 }
 

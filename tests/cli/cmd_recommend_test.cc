@@ -121,12 +121,20 @@ TEST_CASE("recommend e2e: Turing has no Marlin MXFP4 (the footnote narrows the c
 }
 
 TEST_CASE("recommend e2e: Blackwell ranks NVFP4 over MXFP4 unless --portable", "[e2e][recommend]") {
-  auto rank = [](const json& j, const std::string& f, const std::string& e) { return candidate(j, f, e)->at("rank").get<int>(); };
-  json j = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "trtllm"});
-  CHECK(candidate(j, "nvfp4", "trtllm")->at("path") == "native");
-  CHECK(rank(j, "nvfp4", "trtllm") < rank(j, "mxfp4", "trtllm"));
-  json p = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "trtllm", "--portable"});
-  CHECK(rank(p, "mxfp4", "trtllm") < rank(p, "nvfp4", "trtllm"));
+  // vLLM serves both on a Llama (TensorRT-LLM's per-model table gives MXFP4 to GPT-OSS alone).
+  auto rank = [](const json& j, const std::string& f, const std::string& e) {
+    const json* c = candidate(j, f, e);
+    REQUIRE(c);
+    return c->at("rank").get<int>();
+  };
+  json j = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "vllm"});
+  REQUIRE(candidate(j, "nvfp4", "vllm"));
+  CHECK(candidate(j, "nvfp4", "vllm")->at("path") == "native");
+  CHECK(rank(j, "nvfp4", "vllm") < rank(j, "mxfp4", "vllm"));
+  json p = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "vllm", "--portable"});
+  CHECK(rank(p, "mxfp4", "vllm") < rank(p, "nvfp4", "vllm"));
+  json t = recommend({"--gpu", "b200", "--model-size", "70b", "--engine", "trtllm"});
+  CHECK_FALSE(candidate(t, "mxfp4", "trtllm"));
 }
 
 TEST_CASE("recommend e2e: MLX affine on Apple, Neural Compressor on Gaudi, Arc through vLLM's Intel row", "[e2e][recommend]") {

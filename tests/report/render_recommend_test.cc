@@ -84,19 +84,19 @@ TEST_CASE("render_recommend: candidates whose format, path and figures match sha
           "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"});
   auto awq = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
-  std::string awq_quality = awq["candidates"][4]["quality"]["summary"];
+  std::string awq_quality = awq["candidates"][3]["quality"]["summary"];
   // The forecast moves with the speed rows the calibration reads: take it from the JSON, as the quality.
-  std::string awq_speed = fmt::format("~{:<6.0f}", awq["candidates"][4]["forecast"]["decode_tok_s"].get<double>());
-  CHECK(r.out.find("\n 5-7    awq (w4a16)                        sglang/trtllm/vllm  42.5      yes    " + awq_speed + awq_quality + "\n") !=
+  std::string awq_speed = fmt::format("~{:<6.0f}", awq["candidates"][3]["forecast"]["decode_tok_s"].get<double>());
+  CHECK(r.out.find("\n 4-6    awq (w4a16)                        sglang/trtllm/vllm  42.5      yes    " + awq_speed + awq_quality + "\n") !=
         std::string::npos);
   CHECK(r.out.find(" kernel, path, weights GB, KV GB: shown from 157 columns (a wider terminal, or COLUMNS=157);\n") != std::string::npos);
   // Bars that are the same are one line, naming every rank they stand for.
-  CHECK(r.out.find("\n #5-10   ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
+  CHECK(r.out.find("\n #4-9    ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
   // JSON still has one entry per candidate, each with its own kernel.
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
-  CHECK(j["candidates"][4]["kernel"] == "marlin");
-  CHECK(j["candidates"][5]["kernel"] == "trtllm-w4a16-gemm");
-  CHECK(j["candidates"][6]["kernel"] == "machete");
+  CHECK(j["candidates"][3]["kernel"] == "marlin");
+  CHECK(j["candidates"][4]["kernel"] == "trtllm-w4a16-gemm");
+  CHECK(j["candidates"][5]["kernel"] == "machete");
 }
 
 TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are behind -v", "[report][recommend]") {
@@ -106,7 +106,7 @@ TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are
   auto verbose = test::run_cli(args);
   CHECK(plain.out.find("ranking — objective quality") == std::string::npos);
   CHECK(verbose.out.find("ranking — objective quality") != std::string::npos);
-  CHECK(plain.out.find("Excluded   Rule 1: llmcompressor-w4a8-int8 on vllm, modelopt on trtllm, mxfp4 on trtllm, nvfp4 on\n") !=
+  CHECK(plain.out.find("Excluded   Rule 1: fp8-blockwise on trtllm, llmcompressor-w4a8-int8 on vllm, modelopt on trtllm,\n") !=
         std::string::npos);
   CHECK(plain.out.find("marks NVFP4 \".\" on Hopper") == std::string::npos);
   CHECK(verbose.out.find("nvfp4 on trtllm — Rule 1: trtllm-quant-matrix marks NVFP4 \".\" on Hopper") != std::string::npos);

@@ -29,7 +29,7 @@ TEST_CASE("rows: on H100 with a 70B the unpublished FP8 variants in TensorRT-LLM
   for (const auto& c : d.candidates)
     if (c.engine && c.engine->id == "trtllm" && c.format->str("scheme") == "fp8" && c.release.empty()) formats[c.row].insert(c.format->id);
   REQUIRE(!formats.empty());
-  CHECK(formats.begin()->second.size() >= 3);
+  CHECK(formats.begin()->second.size() >= 2);  // rowwise and e4m3 (block scaling is "." for LLaMA in its per-model table)
 }
 
 TEST_CASE("rows: rows are consecutive, and every shared row is a full format x engine product with one path and fit", "[rules][rows]") {

@@ -14,4 +14,8 @@ const Record& resolve_engine(const Graph& g, const std::string& query);
 // every matrix whose `engine` is it.
 std::vector<const Record*> matrices_of(const Graph& g, const Record& engine);
 
+// A per-model table (`axis: model`): its rows are model families, not targets; it restricts
+// formats for the models it names and says nothing about a part.
+bool model_axis(const Record& matrix);
+
 }  // namespace qsel

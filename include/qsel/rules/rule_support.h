@@ -97,6 +97,12 @@ struct CellRead {
 };
 const nlohmann::json* covering_row(const Record& matrix, const Record& target);
 CellRead read_matrix_cells(const Record& matrix, const Record& format, const Record& target, const std::string& engine);
+// A per-model table's rows that name the model (its family or its architecture), and their cells
+// for the format: a Y in any of them is a Y.
+std::vector<const nlohmann::json*> model_rows(const Record& matrix, const ModelSpec& model);
+CellRead read_model_cells(const Record& matrix, const Record& format, const ModelSpec& model, const std::string& engine);
+// The text of a footnote on `cell` that carries `contested_by` (a source that says the "." runs), or "".
+std::string contesting_footnote(const Record& matrix, const std::string& cell);
 
 // A candidate fits (comfortably, tight, or partly in system RAM); one with no memory figures counts as fitting.
 bool fits(const Candidate& c);

@@ -11,7 +11,7 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS020", "matrix-unknown-footnote", Severity::Error, false,
     "A support-matrix cell cites a footnote mark that the matrix's footnotes do not define.",
-    {R"(A matrix cell whose value carries a footnote mark (`Y*`, `†`, `Y‡2`) where that mark — the value without its leading `Y` — is not a key of the record's `footnotes`.)",
+    {R"(A matrix cell whose value carries a footnote mark (`Y*`, `†`, `Y‡2`, `.*1`) where that mark — the value without its leading `Y` or `.` — is not a key of the record's `footnotes`.)",
      R"(Footnotes carry the caveats that make a "Y" conditional (vLLM's "Turing does not support Marlin MXFP4"). A mark with no footnote tells the reader there is a condition and hides what it is.)",
      R"(# matrices/vllm-quant-matrix.yaml
 rows:
@@ -24,7 +24,8 @@ footnotes: {}   # "*" is not defined)",
 
 void check_cell(CheckContext& c, const Record& r, const std::string& ptr, const std::string& column,
                 const std::string& row, const std::string& value) {
-  std::string mark = value.rfind("Y", 0) == 0 ? value.substr(1) : value;
+  bool led = !value.empty() && (value[0] == 'Y' || value[0] == '.');  // "Y*1", ".*1": the mark follows the cell
+  std::string mark = led ? value.substr(1) : value;
   if (mark.empty() || mark == "." || field(r, "footnotes").contains(mark)) return;
   c.report(r, ptr, fmt::format("cell {} of row {} cites footnote {}, which footnotes does not define", column, row,
                                quote_value(mark)));
