@@ -49,13 +49,21 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
   m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
   // Tensor parallel: every layer of every decode step also waits on its all-reduces and the
-  // engine's per-step work, fitted on the corpus's multi-GPU runs (docs/performance-model.md).
-  const TpSync& sync = calibration_of(d).tensor_parallel();
+  // engine's per-step work, fitted on the corpus's multi-GPU runs — over this part's interconnect
+  // where that class earned its own figure, else over every interconnect (docs/performance-model.md).
+  std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
+  const TpSync& sync = calibration_of(d).tensor_parallel(link);
   int layers = d.query.model ? d.query.model->layers : 0;
   if (m.forecast_tok_s > 0 && !offloaded && !m.layout.layer_split && m.layout.tp > 1 && sync.layer_s > 0 && layers > 0) {
     double step_s = m.running / m.forecast_tok_s + layers * sync.layer_s;
     m.forecast_tok_s = m.running / step_s;
-    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs)", sync.layer_s * 1e6, sync.rows);
+    if (!sync.link.empty())
+      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs over {})", sync.layer_s * 1e6,
+                                        sync.rows, sync.link);
+    else
+      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs, every interconnect pooled: {})",
+                                        sync.layer_s * 1e6, sync.rows,
+                                        link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
   }
 }
 

@@ -23,7 +23,28 @@ double median(std::vector<double> v) {
 
 constexpr int kMinRows = 3;
 
+// The value at rank n x q of the sorted errors (q = 0.5: the upper median; 0.9: the 90th percentile),
+// as tests/sizing/forecast_test.cc has always read the tensor-parallel held-out figures.
+double at_rank(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(static_cast<double>(v.size()) * q))];
+}
+
+// Seconds a run spends per layer beyond reading its weights at efficiency e.
+double layer_term(const TpRow& r, double e) { return std::max(0.0, (1 / r.measured_tok_s - 1 / (e * r.ceiling_tok_s)) / r.layers); }
+
+double tp_error(const TpRow& r, double e, double layer_s) {
+  double predicted = 1 / (1 / (e * r.ceiling_tok_s) + r.layers * layer_s);
+  return std::fabs(predicted - r.measured_tok_s) / r.measured_tok_s;
+}
+
 }  // namespace
+
+std::string interconnect_of(const Record& accelerator) {
+  auto it = accelerator.data.find("interconnect");
+  return it != accelerator.data.end() && it->is_object() ? it->value("link", "") : "";
+}
 
 std::string backend_of(const Record& target) { return target.str("platform"); }
 
@@ -99,6 +120,9 @@ std::vector<TpRow> tp_rows(const Graph& g) {
     r.ceiling_tok_s = tp * bw / (active * bits / 8);
     r.layers = layers;
     r.tp = tp;
+    r.link = s.value("interconnect", "");
+    if (r.link.empty() && a) r.link = interconnect_of(*a);
+    r.moe = number_or(model->data, "active_params_b") > 0 && number_or(model->data, "active_params_b") < number_or(model->data, "params_b");
     if (r.measured_tok_s > 0) out.push_back(r);
   }
   return out;
@@ -107,10 +131,87 @@ std::vector<TpRow> tp_rows(const Graph& g) {
 void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
   Efficiency all = for_engine("", "", false);
   double e = all.value > 0 ? all.value : 1;
+  tp_ = {};
+  tp_by_link_.clear();
+  tp_classes_.clear();
   std::vector<double> per_layer;
-  for (const auto& r : rows) per_layer.push_back(std::max(0.0, (1 / r.measured_tok_s - 1 / (e * r.ceiling_tok_s)) / r.layers));
+  std::map<std::string, std::vector<std::size_t>> by_link;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    per_layer.push_back(layer_term(rows[i], e));
+    if (!rows[i].link.empty()) by_link[rows[i].link].push_back(i);
+  }
   if (static_cast<int>(per_layer.size()) < kMinRows) return;
-  tp_ = {median(per_layer), static_cast<int>(per_layer.size())};
+  tp_ = {median(per_layer), static_cast<int>(per_layer.size()), ""};
+  // A class earns its own figure only if it predicts its own runs better than the pooled one,
+  // each run held out in turn from both (a class left with fewer than three runs falls back).
+  for (const auto& [link, members] : by_link) {
+    TpClass c;
+    c.link = link;
+    c.rows = static_cast<int>(members.size());
+    std::vector<double> own;
+    for (std::size_t i : members) own.push_back(per_layer[i]);
+    c.layer_s = median(own);
+    if (c.rows >= kMinRows) {
+      std::vector<double> class_errors, pooled_errors;
+      for (std::size_t i : members) {
+        std::vector<double> others, others_in_class;
+        for (std::size_t j = 0; j < rows.size(); ++j)
+          if (j != i) others.push_back(per_layer[j]);
+        for (std::size_t j : members)
+          if (j != i) others_in_class.push_back(per_layer[j]);
+        double pooled = median(others);
+        double own_figure = static_cast<int>(others_in_class.size()) >= kMinRows ? median(others_in_class) : pooled;
+        class_errors.push_back(tp_error(rows[i], e, own_figure));
+        pooled_errors.push_back(tp_error(rows[i], e, pooled));
+      }
+      c.held_out_class = at_rank(class_errors, 0.5);
+      c.held_out_pooled = at_rank(pooled_errors, 0.5);
+      c.adopted = c.held_out_class < c.held_out_pooled;
+      if (c.adopted) tp_by_link_[link] = {c.layer_s, c.rows, link};
+    }
+    tp_classes_.push_back(c);
+  }
+}
+
+const TpSync& Calibration::tensor_parallel(const std::string& link) const {
+  auto it = link.empty() ? tp_by_link_.end() : tp_by_link_.find(link);
+  return it != tp_by_link_.end() ? it->second : tp_;
+}
+
+std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
+  Calibration base(speed);
+  double e = base.for_engine("", "", false).value;
+  if (e <= 0) e = 1;
+  struct Errors {
+    std::vector<double> pooled, fitted, bandwidth;
+  };
+  std::map<std::string, Errors> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<TpRow> others = rows;
+    others.erase(others.begin() + static_cast<long>(i));
+    Calibration c = base;
+    c.fit_tensor_parallel(others);
+    const TpRow& r = rows[i];
+    double pooled = tp_error(r, e, c.tensor_parallel().layer_s), fitted = tp_error(r, e, c.tensor_parallel(r.link).layer_s);
+    double bandwidth = std::fabs(e * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
+    std::vector<std::string> keys = {std::string()};
+    if (!r.link.empty()) keys.push_back(r.link);  // an unknown link counts in every run's row only
+    for (const std::string& key : keys) {
+      Errors& x = errors[key];
+      x.pooled.push_back(pooled);
+      x.fitted.push_back(fitted);
+      x.bandwidth.push_back(bandwidth);
+    }
+  }
+  std::vector<TpHeldOut> out;
+  auto row = [](const std::string& link, const Errors& x) {
+    return TpHeldOut{link, static_cast<int>(x.pooled.size()), at_rank(x.pooled, 0.5), at_rank(x.pooled, 0.9),
+                     at_rank(x.fitted, 0.5), at_rank(x.fitted, 0.9), at_rank(x.bandwidth, 0.5)};
+  };
+  for (const auto& [link, x] : errors)
+    if (!link.empty()) out.push_back(row(link, x));
+  if (auto all = errors.find(""); all != errors.end()) out.push_back(row("", all->second));
+  return out;
 }
 
 Calibration::Calibration(const std::vector<SpeedRow>& rows) {

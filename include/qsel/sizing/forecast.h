@@ -44,30 +44,53 @@ struct Efficiency {
 struct TpRow {
   const Record* record = nullptr;
   std::string engine;
+  std::string link;          // what the GPUs exchange activations over: the run's `interconnect`, else the part's; "" unknown
   double measured_tok_s = 0;
   double ceiling_tok_s = 0;  // TP x bandwidth / bytes read per token
   int layers = 0, tp = 0;
+  bool moe = false;          // the model routes each token to a few experts (active < total parameters)
 };
 std::vector<TpRow> tp_rows(const Graph& g);
+
+// The interconnect class an accelerator record states (`interconnect.link`: nvlink, pcie, xgmi …), "" when none.
+std::string interconnect_of(const Record& accelerator);
 
 // Seconds each layer adds to a tensor-parallel decode step beyond reading its weights: the
 // median over the rows of (1/measured - 1/(efficiency x ceiling)) / layers.
 struct TpSync {
   double layer_s = 0;
   int rows = 0;
+  std::string link;  // the interconnect class the figure was fitted on; "" for the pooled figure (every run)
+};
+
+// One interconnect class of the tensor-parallel fit: its own per-layer figure, and whether it is
+// used. A class needs three runs, and is adopted only when, each of its runs held out in turn, the
+// class figure predicts them with a lower median error than the pooled figure
+// (docs/performance-model.md, "Several GPUs"); otherwise its parts forecast with the pooled figure.
+struct TpClass {
+  std::string link;
+  int rows = 0;
+  double layer_s = 0;
+  bool adopted = false;
+  double held_out_class = 0, held_out_pooled = 0;  // median held-out error inside the fit, class figure vs pooled
 };
 
 class Calibration {
  public:
   explicit Calibration(const std::vector<SpeedRow>& rows);
   Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
-  // Fits the per-layer tensor-parallel term on `rows`, at the pooled full-GPU efficiency.
+  // Fits the per-layer tensor-parallel term on `rows`, at the pooled full-GPU efficiency: the
+  // pooled figure over every run, and one per interconnect class where the class earns it (TpClass).
   void fit_tensor_parallel(const std::vector<TpRow>& rows);
-  const TpSync& tensor_parallel() const { return tp_; }
+  // The figure a layout over `link` uses: the class's when adopted, else the pooled one (link "").
+  const TpSync& tensor_parallel(const std::string& link = "") const;
+  const std::vector<TpClass>& tensor_parallel_classes() const { return tp_classes_; }
 
  private:
   std::map<std::string, std::vector<double>> groups_;
   TpSync tp_;
+  std::map<std::string, TpSync> tp_by_link_;  // adopted classes only
+  std::vector<TpClass> tp_classes_;
 };
 
 // What docs/performance-model.md reports (tests/sizing/forecast_test.cc checks it):
@@ -87,6 +110,19 @@ struct HeldOutGroup {
   double ceiling_error = 0;   // the same for the ceiling alone
 };
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows);  // per group, then "all" last
+
+// The tensor-parallel runs predicted each from a fit on all the others (leave one out), per
+// interconnect class (then "" for every run, last): the error with the pooled per-layer figure
+// alone (what qsel used before the classes) and with the figures as fitted (a class's where
+// adopted). Rows whose link is unknown count in "" only.
+struct TpHeldOut {
+  std::string link;
+  int rows = 0;
+  double pooled_median = 0, pooled_p90 = 0;
+  double fitted_median = 0, fitted_p90 = 0;
+  double bandwidth_median = 0;  // efficiency x ceiling with no per-layer term
+};
+std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows);
 
 // The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
 std::string backend_of(const Record& target);
