@@ -67,8 +67,12 @@ ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv
     if (c.format != &f || !c.engine) continue;
     auto it = read_at.find(c.engine);
     if (it == read_at.end()) it = read_at.emplace(c.engine, freshness_of(c.engine->data).newest).first;
-    out.push_back({{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
-                   {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}});
+    ojson line = {{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
+                  {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}};
+    // What the picked kernel needs beyond the part (an optional package, a library module, the checkpoint's
+    // activations): the engine takes it only when that holds.
+    if (c.kernel && !c.kernel->str("requires").empty()) line["requires"] = c.kernel->str("requires");
+    out.push_back(line);
   }
   if (f.str("regime") == "kv-cache")  // no weight candidate: the engines that store their cache in it here
     for (const Record* e : kv_cache_engines(d, f))
@@ -79,6 +83,57 @@ ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv
     if (e.format == f.id && !e.engine.empty())
       out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},
                      {"rule", e.rule}, {"contested", !e.conflicts.empty()}});
+  return out;
+}
+
+// A dense format whose scheme a MoE format shares (moe: true, the same `scheme`): a MoE checkpoint in
+// that scheme is the other format, with its own expert kernels, so the reader with such a model is sent
+// there, with the models that ship it.
+ojson moe_formats(const Graph& g, const Record& f, const Record& t) {
+  ojson out = ojson::array();
+  const std::string scheme = f.str("scheme");
+  if (f.data.value("moe", false) || scheme.empty()) return out;
+  for (const Record* o : g.of_kind(Kind::Format)) {
+    if (o == &f || !o->data.value("moe", false) || o->str("scheme") != scheme) continue;
+    std::vector<std::string> models;
+    for (const Record* m : g.of_kind(Kind::Model))
+      for (const auto& r : m->data.value("releases", json::array()))
+        if (r.is_object() && r.value("primary", false) && r.value("format", std::string()) == o->id) models.push_back(m->id);
+    std::sort(models.begin(), models.end());
+    std::string shipped = models.empty() ? "" : fmt::format(" ({} ship{} it)", fmt::join(models, ", "), models.size() == 1 ? "s" : "");
+    out.push_back({{"format", o->id},
+                   {"models", models},
+                   {"statement", fmt::format("a mixture-of-experts checkpoint in the {} scheme is {}{}, a separate format whose experts "
+                                             "take the engines' MoE kernels, not this path: qsel explain {} --on {}",
+                                             scheme, o->id, shipped, o->id, t.id)}});
+  }
+  return out;
+}
+
+// The kernels an engine takes for the format here only under a serving fact qsel cannot see (a backend
+// flag, a weight-only checkpoint): each flagged kernel_selection entry naming the format that the engine's
+// own pick moves to once its flags hold, with what that kernel needs.
+ojson flagged_paths(const Graph& g, const Deliberation& d, const Record& f, const Query& q) {
+  ojson out = ojson::array();
+  std::vector<const Record*> engines;
+  for (const auto& c : d.candidates)
+    if (c.format == &f && c.engine && std::find(engines.begin(), engines.end(), c.engine) == engines.end()) engines.push_back(c.engine);
+  for (const Record* e : engines) {
+    if (!e->data.contains("kernel_selection")) continue;
+    const rule_util::KernelPick base = rule_util::pick_kernel(g, *e, f, q);
+    for (const auto& entry : e->data.at("kernel_selection")) {  // by reference: compared with the pick's entry
+      if (!entry.contains("flags") || !entry["flags"].is_array()) continue;
+      const json formats = entry.value("formats", json::array());
+      if (std::find(formats.begin(), formats.end(), json(f.id)) == formats.end()) continue;
+      Query flagged = q;
+      for (const auto& fl : entry["flags"]) flagged.extra_flags.push_back(fl.get<std::string>());
+      rule_util::KernelPick p = rule_util::pick_kernel(g, *e, f, flagged);
+      if (!p.kernel || p.entry != &entry || p.kernel == base.kernel) continue;
+      ojson row = {{"engine", e->id}, {"flags", ojson::parse(entry["flags"].dump())}, {"kernel", p.kernel->id}, {"mode", p.kernel->str("mode")}};
+      if (!p.kernel->str("requires").empty()) row["requires"] = p.kernel->str("requires");
+      out.push_back(row);
+    }
+  }
   return out;
 }
 
@@ -206,6 +261,8 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
       for (const auto& x : e.conflicts) rule_util::add_unique(conflicts, x);
   j["conflicts"] = conflicts;
   j["kernel_constraints"] = kernel_constraints(g, f, t);
+  j["flagged_paths"] = flagged_paths(g, d, f, q);
+  j["moe_formats"] = moe_formats(g, f, t);
   j["also_missing"] = also_missing(g, t, engines);
   j["benchmarks"] = benchmarks(g, f, t);
   QualityCost cost = quality_cost(g, quality_model_of(d), f, nullptr, nullptr, choose_bpw(f, ModelSpec{}, &g).value, false);

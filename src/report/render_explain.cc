@@ -38,7 +38,7 @@ std::string engine_text(const ojson& e) {
     if (s.rfind("Rule 1 — ", 0) == 0) matrix = s.substr(std::string("Rule 1 — ").size()) + "; ";
   }
   std::string kernel = e["kernel"].is_null() ? "no recorded kernel" : "picks " + e["kernel"].get<std::string>();
-  return fmt::format("{}{} → {}", matrix, kernel, e["path"].get<std::string>());
+  return fmt::format("{}{} → {}{}", matrix, kernel, e["path"].get<std::string>(), e.value("contested", false) ? " (contested)" : "");
 }
 
 std::string warning_text(const ojson& w, const Style& st) {
@@ -79,7 +79,15 @@ std::string format_on(const ojson& j, const Style& st) {
                                                 c["tier"].get<std::string>(), says, c["record_source"].get<std::string>(),
                                                 c["record_tier"].get<std::string>()));
   }
-  for (const auto& e : j["engines"]) add_row(t, e["engine"], engine_text(e));
+  for (const auto& e : j["engines"]) {
+    add_row(t, e["engine"], engine_text(e));
+    if (e.contains("requires")) add_row(t, "  needs", e["requires"].get<std::string>());
+  }
+  for (const auto& p : j.value("flagged_paths", ojson::array()))
+    add_row(t, "with --flag", fmt::format("{} {}: picks {} ({} kernel){}", p["engine"].get<std::string>(), join(p["flags"]),
+                                          p["kernel"].get<std::string>(), p["mode"].get<std::string>(),
+                                          p.contains("requires") ? "; needs " + p["requires"].get<std::string>() : ""));
+  for (const auto& m : j.value("moe_formats", ojson::array())) add_row(t, "MoE format", m["statement"].get<std::string>());
   {
     std::vector<std::string> dates;
     for (const auto& e : j["engines"])

@@ -52,6 +52,88 @@ TEST_CASE("explain e2e: MXFP4 on H100 is emulated through Marlin, with the Rule 
   CHECK(j["warnings"][0]["message"].get<std::string>().find("memory saving, no compute speedup") != std::string::npos);
 }
 
+// vLLM's dense MXFP4 order (_POSSIBLE_MXFP4_KERNELS): FlashInfer (CuTe-DSL, capability >= 10.0), Marlin, Humming,
+// B12X (SM12x, vllm[b12x]), emulation. The MoE format keeps its own oracle.
+static json engine_line_of(const json& j, const std::string& engine) {
+  for (const auto& e : j["engines"])
+    if (e["engine"] == engine) return e;
+  return json();
+}
+
+TEST_CASE("explain e2e: dense MXFP4 in vLLM takes the FlashInfer CuTe-DSL kernel on sm100 and sm120, names its gate, and recommend agrees", "[e2e][explain]") {
+  json b200 = explain({"mxfp4", "--on", "b200"});
+  json v = engine_line_of(b200, "vllm");
+  REQUIRE(v.is_object());
+  CHECK(v["kernel"] == "flashinfer-cutedsl-mxfp4");
+  CHECK(v["path"] == "native");
+  CHECK(v["contested"] == false);
+  CHECK(v["requires"].get<std::string>().find("CuTe-DSL") != std::string::npos);
+
+  json rtx = explain({"mxfp4", "--on", "rtx-5090"});
+  json r = engine_line_of(rtx, "vllm");
+  REQUIRE(r.is_object());
+  CHECK(r["kernel"] == "flashinfer-cutedsl-mxfp4");  // has_device_capability(100) holds on SM120 too
+  CHECK(r["path"] == "native");
+  CHECK(r["contested"] == true);  // no SM120 build of FlashInfer's CuTe-DSL MXFP4 GEMM is recorded: the sm100a fact stands
+  bool b12x = false, w4a16 = false;
+  for (const auto& p : rtx["flagged_paths"]) {
+    if (p["engine"] != "vllm") continue;
+    if (p["kernel"] == "b12x-mxfp4-gemm") {
+      b12x = true;
+      CHECK(p["flags"] == json::array({"linear-backend=b12x"}));
+      CHECK(p["requires"].get<std::string>().find("pip install vllm[b12x]") != std::string::npos);
+    }
+    if (p["kernel"] == "marlin-mxfp4") w4a16 = p["flags"] == json::array({"checkpoint=w4a16"});
+  }
+  CHECK(b12x);
+  CHECK(w4a16);
+  for (const auto& p : b200["flagged_paths"]) CHECK(p["kernel"] != "b12x-mxfp4-gemm");  // SM12x only
+
+  // recommend names the same kernel and path, contested the same way
+  auto rr = run_cli({"recommend", "--gpu", "rtx-5090", "--model", "qwen3-8b", "--engine", "vllm", "--all", "--format", "json"});
+  REQUIRE((rr.code == 0 || rr.code == 1));
+  bool seen = false;
+  const json rec = json::parse(rr.out);  // kept: a range-for over a temporary's member would dangle
+  for (const auto& c : rec["candidates"])
+    if (c["format"] == "mxfp4" && c["engine"] == "vllm") {
+      seen = true;
+      CHECK(c["kernel"] == r["kernel"]);
+      CHECK(c["path"] == r["path"]);
+      CHECK(c["contested"] == r["contested"]);
+    }
+  CHECK(seen);
+  // the opt-in flag moves recommend to the B12X kernel, which has SM120 builds
+  auto fb = run_cli({"recommend", "--gpu", "rtx-5090", "--model", "qwen3-8b", "--engine", "vllm", "--all", "--flag", "linear-backend=b12x",
+                     "--format", "json"});
+  REQUIRE((fb.code == 0 || fb.code == 1));
+  const json flagged = json::parse(fb.out);
+  bool moved = false;
+  for (const auto& c : flagged["candidates"])
+    if (c["format"] == "mxfp4") {
+      moved = true;
+      CHECK(c["kernel"] == "b12x-mxfp4-gemm");
+      CHECK(c["path"] == "native");
+      CHECK(c["contested"] == false);
+    }
+  CHECK(moved);
+}
+
+TEST_CASE("explain e2e: a dense format points a MoE reader to the MoE format of its scheme; the MoE format keeps its own path", "[e2e][explain]") {
+  json dense = explain({"mxfp4", "--on", "rtx-5090"});
+  REQUIRE(dense["moe_formats"].size() == 1);
+  CHECK(dense["moe_formats"][0]["format"] == "mxfp4-moe");
+  CHECK(has(dense["moe_formats"][0]["models"], "gpt-oss-20b"));
+  json moe = explain({"mxfp4-moe", "--on", "rtx-5090"});
+  CHECK(moe["moe_formats"].empty());
+  json v = engine_line_of(moe, "vllm");
+  REQUIRE(v.is_object());
+  CHECK(v["kernel"] == "marlin-mxfp4");  // the MoE oracle's SM120 fall-through, unchanged
+  CHECK(explain({"nvfp4", "--on", "rtx-5090"})["moe_formats"].empty());  // no MoE format shares its scheme
+  auto text = run_cli({"explain", "mxfp4", "--on", "rtx-5090"});
+  CHECK(text.out.find("MoE format") != std::string::npos);
+  CHECK(text.out.find("needs") != std::string::npos);
+}
+
 TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
