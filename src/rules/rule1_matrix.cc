@@ -83,8 +83,8 @@ bool judge_model_tables(Deliberation& d, Candidate& c) {
     rule_util::CellRead r = rule_util::read_model_cells(*m, *c.format, *d.query.model, c.engine->id);
     if (!r.row_found || !r.column_found) continue;
     c.evidence.push_back(m->id);
+    // The cells stay out of c.cells: those are the hardware table's, which Rule 2 reads for the part.
     if (!r.yes.empty()) {
-      c.cells.insert(c.cells.end(), r.yes.begin(), r.yes.end());
       c.why.push_back(fmt::format("Rule 1 — {} marks {} {} for {}", m->id, r.yes[0].column, r.yes[0].cell, r.yes[0].row));
       continue;
     }
@@ -92,7 +92,6 @@ bool judge_model_tables(Deliberation& d, Candidate& c) {
     // candidate, contested: both are shown, and the candidate waits behind uncontested ones.
     std::string contest = rule_util::contesting_footnote(*m, r.no[0].cell);
     if (!contest.empty()) {
-      c.cells.insert(c.cells.end(), r.no.begin(), r.no.end());
       c.conflicts.push_back(fmt::format("{}; contested: {}", model_refusal(*m, r.no), contest));
       c.why.push_back(fmt::format("Rule 1 — {}; contested: {}", model_refusal(*m, r.no), contest));
       continue;
