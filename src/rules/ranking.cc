@@ -380,6 +380,9 @@ void rank_candidates(Deliberation& d) {
         bool within = band >= 0 && (objective == "speed" ? v * (1 + kObjectiveTie) >= leader : v <= leader * (1 + kObjectiveTie));
         if (!within) ++band, leader = v;
         e->head.push_back(band);
+        // Inside a band, under speed, 16-bit weights wait for a quantized candidate: they read at least
+        // twice its bytes, which the forecast's band can hide (a tensor-parallel step's fixed costs), not undo.
+        if (objective == "speed") e->head.push_back(is_baseline(*e->c.format));
       }
     }
   }

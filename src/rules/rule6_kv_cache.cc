@@ -93,12 +93,16 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
   // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
   // and a comfortable fit with it beats a tight one without.
-  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes")) return;
+  // A serving fit short of the sequences --concurrency asks for: the 8-bit cache is worth it when
+  // its pool holds more of them, even if still short.
+  bool more_sequences = tight && c.memory->capacity_short > 0 && kv8m.fits && kv8m.sequences > c.memory->sequences;
+  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes" && !more_sequences)) return;
   if (speed && kv8m.placement) return;
   // A chosen bitrate: the 8-bit cache is worth it when it lets a larger published bitrate fit.
   bool larger = chosen && kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9;
   if (chosen && !speed && !larger) return;
   double lower_bpw = c.memory->bpw;
+  int fewer_sequences = c.memory->sequences;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
     c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
@@ -113,6 +117,9 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
                                                 "each candidate its engine serves it for is compared with it", f->id, f->str("name"))
                   : offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
                                           "with {} ({}) it all stays on the GPU", f->id, f->str("name"))
+                  : more_sequences && kv8m.fit != "yes"
+                      ? fmt::format("Rule 6 — with the 16-bit KV cache the pool holds {} sequence(s) of the context; with {} ({}) "
+                                    "it holds {}, as a capacity measure", fewer_sequences, f->id, f->str("name"), kv8m.sequences)
                   : tight  ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only tight; with {} ({}) it fits with room, "
                                          "as a capacity measure", f->id, f->str("name"))
                            : fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} ({}) does, as a capacity measure",
