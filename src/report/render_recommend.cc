@@ -440,8 +440,12 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   if (!cands.empty() && cands[0].contains("forecast") && cands[0]["forecast"].is_object()) {
     const auto& f = cands[0]["forecast"];
     if (f.value("measurements", 0) > 0 && f.contains("decode_tok_s"))
-      notes.push_back(fmt::format("#1: decode ~{:.0f} tok/s, calibrated on {} measurements ({}): {:.2f} of the ~{:.0f} tok/s ceiling",
-                                  f.value("decode_tok_s", 0.0), f.value("measurements", 0), f.value("basis", std::string()),
+      notes.push_back(fmt::format("#1: decode ~{:.0f} tok/s{}, calibrated on {} measurements ({}): {:.2f} of the ~{:.0f} tok/s ceiling",
+                                  f.value("decode_tok_s", 0.0),
+                                  f.value("sequences", 1) > 1 ? fmt::format(" (~{:.0f} per sequence, {} at once)", f.value("per_sequence_tok_s", 0.0),
+                                                                            f.value("sequences", 1))
+                                                              : std::string(),
+                                  f.value("measurements", 0), f.value("basis", std::string()),
                                   f.value("efficiency", 0.0), cands[0].value("decode_ceiling_tok_s", 0.0)));
   }
   notes.push_back(verbose ? "tok/s = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on "

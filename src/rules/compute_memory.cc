@@ -65,6 +65,20 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
                                         sync.layer_s * 1e6, sync.rows,
                                         link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
   }
+  if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
+}
+
+// Parameters one decode step reads for a batch: a dense model's all; an MoE's shared part and the
+// routed experts the batch's tokens touch, E x (1 - (1 - k/E)^batch) of E per layer under uniform
+// routing (at batch 1, its k active experts; DeepSeek-R1 at batch 8: ~57 of 256, 4.4x the bytes of
+// one token).
+double moe_read_params_b(const ModelSpec& model, int batch) {
+  if (!model.moe() || model.active_experts <= 0 || model.experts <= model.active_experts || model.active_params_b <= 0)
+    return model.active_params_b > 0 ? model.active_params_b : model.params_b;
+  double e = model.experts, k = model.active_experts;
+  double per_expert = (model.params_b - model.active_params_b) / (e - k);
+  double touched = e * (1 - std::pow(1 - k / e, batch));
+  return std::min(model.params_b, model.active_params_b - k * per_expert + touched * per_expert);
 }
 
 void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
@@ -76,6 +90,7 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   int tp = m.layout.layer_split ? 1 : m.layout.tp;
   double bw = a.data.value("memory_bandwidth_gbs", 0.0) * tp;
   double active = model.params_b > 0 ? model.active_params_b / model.params_b : 1;
+  if (batch > 1 && model.params_b > 0) active = moe_read_params_b(model, batch) / model.params_b;
   double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = a.data.value("tflops", json::object());

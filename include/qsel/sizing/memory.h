@@ -75,6 +75,7 @@ struct Memory {
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
   double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
   double forecast_tok_s = 0;  // the ceiling times the engine's measured efficiency (0: no calibration)
+  double per_sequence_tok_s = 0;  // forecast_tok_s over the sequences decoding at once (one user's rate, 1000/TPOT)
   Efficiency efficiency;      // what the forecast rests on
   std::vector<std::string> notes;
   std::vector<LaunchCommand> commands;  // set for a plan that fits, when its engine records how it is launched
