@@ -76,7 +76,7 @@ double moe_read_params_b(const ModelSpec& model, int batch) {
   if (!model.moe() || model.active_experts <= 0 || model.experts <= model.active_experts || model.active_params_b <= 0)
     return model.active_params_b > 0 ? model.active_params_b : model.params_b;
   double e = model.experts, k = model.active_experts;
-  double per_expert = (model.params_b - model.active_params_b) / (e - k);
+  double per_expert = model.params_per_expert_b();
   double touched = e * (1 - std::pow(1 - k / e, batch));
   return std::min(model.params_b, model.active_params_b - k * per_expert + touched * per_expert);
 }

@@ -49,7 +49,7 @@ std::optional<double> mixture_weights(const Record& f, const ModelSpec& m) {
   if (expert_bpw <= 0 || !rest) return std::nullopt;
   if (!m.moe()) return m.params_b * rest->bpw() / 8;  // no expert tensors: everything takes the other type
   if (m.active_experts <= 0 || m.experts <= m.active_experts) return std::nullopt;
-  double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);
+  double per_expert = m.params_per_expert_b();
   double experts = per_expert * m.experts;
   return (experts * expert_bpw + (m.params_b - experts) * rest->bpw()) / 8;
 }
@@ -108,7 +108,7 @@ std::optional<double> fixed_experts(const Record& f, const ModelSpec& m, const B
   if (f.data.contains("mixture") && f.data["mixture"].value("base_tensors", "all") == "experts")
     return std::nullopt;  // an experts-only mixture (MXFP4_MOE) already keeps the experts at its own type
 
-  double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);
+  double per_expert = m.params_per_expert_b();
   double experts = per_expert * m.experts;
   return (experts * m.gguf_expert_bpw + (m.params_b - experts) * b.value) / 8;
 }

@@ -71,7 +71,7 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
                       in.engine->data.value("offload", json::object()).value("experts", false);
   bool forced = in.force_gpu_layers >= 0 || in.force_cpu_moe >= 0;
   if (experts_plan && (!forced || in.force_cpu_moe >= 0)) {
-    double per_expert = (m.params_b - m.active_params_b) / (m.experts - m.active_experts);  // billions
+    double per_expert = m.params_per_expert_b();  // billions
     double expert_layer = std::min(layer, per_expert * m.experts * (in.expert_bpw > 0 ? in.expert_bpw : in.bpw) / 8 / layers);
     double rest_layer = layer - expert_layer;
     double active = static_cast<double>(m.active_experts) / m.experts;

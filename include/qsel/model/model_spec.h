@@ -78,6 +78,8 @@ struct ModelSpec {
   const Release* shipped() const;
 
   bool moe() const { return experts > 1; }
+  // One routed expert's parameters, billions: the inactive ones over the experts a token does not use.
+  double params_per_expert_b() const { return (params_b - active_params_b) / (experts - active_experts); }
   bool sliding_window() const { return window > 0 && sliding_layers > 0; }
   double embedding_params_b() const;  // embeddings + LM head
   double attention_params_b() const;  // q, k, v, o projections of every layer (0 for MLA: not modelled)
