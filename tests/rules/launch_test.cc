@@ -320,6 +320,13 @@ std::string run_of(const Candidate& c) {
   return "";
 }
 std::string all_notes(const Candidate& c) { return fmt::format("{}", fmt::join(c.memory->notes, "\n")); }
+// --gpu GPU --count N --model MODEL --engine ENGINE, as the grid builds its queries, deliberated.
+Deliberation ask_engine(const Graph& g, const std::string& gpu, const std::string& model, int count, const std::string& engine) {
+  Query q = launch_grid::grid_query(g, *g.find(gpu), model);
+  q.count = count;
+  q.engines = {engine};
+  return deliberate(g, q);
+}
 }  // namespace launch_runs
 
 TEST_CASE("launch: a 16-bit plan on llama.cpp runs a BF16 GGUF its converter makes, never a repo id llama-server cannot open", "[rules][launch]") {
@@ -338,10 +345,7 @@ TEST_CASE("launch: a 16-bit plan on llama.cpp runs a BF16 GGUF its converter mak
 
 TEST_CASE("launch: ExLlama's chat.py gets the family's prompt mode (it exits without -mode), raw with a note otherwise", "[rules][launch]") {
   const Graph& g = embedded_graph();
-  Query q = launch_grid::grid_query(g, *g.find("rtx-3090"), "qwen2.5-72b");
-  q.count = 2;
-  q.engines = {"exllamav3"};
-  Deliberation d = deliberate(g, q);
+  Deliberation d = launch_runs::ask_engine(g, "rtx-3090", "qwen2.5-72b", 2, "exllamav3");
   REQUIRE_FALSE(d.candidates.empty());
   const Candidate& c = d.candidates.front();
   REQUIRE(c.memory);
@@ -350,10 +354,7 @@ TEST_CASE("launch: ExLlama's chat.py gets the family's prompt mode (it exits wit
 
 TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code; a file a flag names is said", "[rules][launch]") {
   const Graph& g = embedded_graph();
-  Query q = launch_grid::grid_query(g, *g.find("b300"), "kimi-k2");
-  q.count = 8;
-  q.engines = {"sglang"};
-  Deliberation d = deliberate(g, q);
+  Deliberation d = launch_runs::ask_engine(g, "b300", "kimi-k2", 8, "sglang");
   REQUIRE_FALSE(d.candidates.empty());
   REQUIRE(d.candidates.front().memory);
   CHECK(launch_runs::run_of(d.candidates.front()).find(" --trust-remote-code") != std::string::npos);
@@ -367,9 +368,7 @@ TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code;
   CHECK(launch_runs::run_of(c).find("--extra_llm_api_options kv_cache_fp8.yaml") != std::string::npos);
   CHECK(launch_runs::all_notes(c).find("kv_cache_fp8.yaml holds: kv_cache_config: {dtype: fp8}") != std::string::npos);
   // A model with no such code: no flag.
-  Query l = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
-  l.engines = {"vllm"};
-  Deliberation f = deliberate(g, l);
+  Deliberation f = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-8b", 1, "vllm");
   REQUIRE_FALSE(f.candidates.empty());
   REQUIRE(f.candidates.front().memory);
   CHECK(launch_runs::run_of(f.candidates.front()).find("trust-remote-code") == std::string::npos);
