@@ -1,4 +1,5 @@
 #include "cli_model.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 
@@ -50,7 +51,7 @@ std::vector<std::string> backends(const Graph& g, const Command*) {
     if (!id.empty() && shell_safe(id) && std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
   };
   for (const Record* e : g.of_kind(Kind::Engine))
-    for (const auto& b : e->data.value("backends", nlohmann::json::array())) add(b.value("id", std::string()));
+    for (const auto& b : array_field(e->data, "backends")) add(b.value("id", std::string()));
   for (const Record* t : g.of_kind(Kind::Target)) add(t->str("platform"));
   std::sort(out.begin(), out.end());
   return out;

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "browse_args.h"
+#include "qsel/core/json_number.h"
 #include "number_flags.h"
 #include "qsel/detect/resolve_gpu.h"
 #include "commands.h"
@@ -82,7 +83,7 @@ std::string resolve_backend(const Graph& g, const std::string& value) {
     if (!id.empty() && std::find(known.begin(), known.end(), id) == known.end()) known.push_back(id);
   };
   for (const Record* e : g.of_kind(Kind::Engine))
-    for (const auto& b : e->data.value("backends", nlohmann::json::array())) add(b.value("id", std::string()));
+    for (const auto& b : array_field(e->data, "backends")) add(b.value("id", std::string()));
   for (const Record* t : g.of_kind(Kind::Target)) add(t->str("platform"));
   std::string v = to_lower(value);
   if (std::find(known.begin(), known.end(), v) != known.end()) return v;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "qsel/core/json_number.h"
 #include "qsel/cli/context.h"
 #include "qsel/core/citation.h"
 #include "qsel/report/json_contract.h"
@@ -80,7 +81,7 @@ ojson show_json(const Graph& g, const Record& r, const std::string& query, const
                    {"last_review", r.data.contains("last_review") ? ojson(r.str("last_review")) : ojson()}};
   if (r.kind == Kind::Benchmark) out["review"]["grade"] = r.str("grade");
   out["census_notes"] = ojson::array();
-  for (const auto& s : r.data.value("sources", nlohmann::json::array()))
+  for (const auto& s : array_field(r.data, "sources"))
     if (is_census_note(s))
       out["census_notes"].push_back({{"note", s.value("title", std::string()).substr(0, 6) + " " + s.value("section", std::string())},
                                      {"claims", s.value("quote", std::string())}});

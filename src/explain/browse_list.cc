@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/json_number.h"
 #include "qsel/core/text.h"
 #include "qsel/detect/resolve_gpu.h"
 #include "qsel/explain/browse.h"
@@ -73,7 +74,7 @@ ojson list_records(const std::vector<const Record*>& records, Kind kind) {
       row[c.key] = r->data.contains(p) ? ojson(r->data.at(p)) : ojson();
     }
     row["sources"] = ojson::array();
-    for (const auto& src : r->data.value("sources", nlohmann::json::array()))
+    for (const auto& src : array_field(r->data, "sources"))
       if (src.is_object())
         row["sources"].push_back({{"title", src.value("title", std::string())}, {"url", src.contains("url") ? ojson(src["url"]) : ojson()}});
     rows.push_back(row);
@@ -110,7 +111,7 @@ std::vector<std::string> matrix_yes_formats(const Record& m) {
       auto cell = row["cells"].value(c["key"].get<std::string>(), std::string());
       if (cell.empty() || cell[0] != 'Y') continue;
       auto excluded = footnote_excludes(m, cell);
-      for (const auto& f : c.value("formats", nlohmann::json::array()))
+      for (const auto& f : array_field(c, "formats"))
         if (!rule_util::contains(excluded, f)) out.push_back(f);
     }
   return out;
@@ -127,7 +128,7 @@ std::set<std::string> engine_formats(const Graph& g, const Record& e) {
 // The kernels the engine's kernel_selection picks, and those whose `engines` name it.
 Keep engine_kernels(const Record& e) {
   std::set<std::string> ids;
-  for (const auto& sel : e.data.value("kernel_selection", nlohmann::json::array())) ids.insert(sel["kernel"].get<std::string>());
+  for (const auto& sel : array_field(e.data, "kernel_selection")) ids.insert(sel["kernel"].get<std::string>());
   return [ids, id = e.id](const Record& r) { return ids.count(r.id) > 0 || rule_util::contains(r.strings("/engines"), id); };
 }
 

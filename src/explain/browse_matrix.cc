@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/errors.h"
+#include "qsel/core/json_number.h"
 #include "qsel/core/text.h"
 #include "qsel/detect/resolve_gpu.h"
 #include "qsel/explain/browse.h"
@@ -29,7 +30,7 @@ ojson targets_matching(const Graph& g, const nlohmann::json& selector) {
 // A footnote is a string, or {text, excludes_formats}.
 ojson footnote_json(const std::string& mark, const nlohmann::json& note) {
   if (note.is_string()) return {{"mark", mark}, {"text", note}};
-  return {{"mark", mark}, {"text", note["text"]}, {"excludes_formats", ojson(note.value("excludes_formats", nlohmann::json::array()))}};
+  return {{"mark", mark}, {"text", note["text"]}, {"excludes_formats", ojson(array_field(note, "excludes_formats"))}};
 }
 
 // ---- one matrix record -------------------------------------------------------------
@@ -37,7 +38,7 @@ ojson footnote_json(const std::string& mark, const nlohmann::json& note) {
 ojson columns_json(const nlohmann::json& m) {
   ojson cols = ojson::array();
   for (const auto& c : m["columns"])
-    cols.push_back({{"key", c["key"]}, {"label", c["label"]}, {"formats", ojson(c.value("formats", nlohmann::json::array()))},
+    cols.push_back({{"key", c["key"]}, {"label", c["label"]}, {"formats", ojson(array_field(c, "formats"))},
                     {"kernel", ojson(c.value("kernel", nlohmann::json()))}});
   return cols;
 }
@@ -50,7 +51,7 @@ ojson row_json(const Graph& g, const nlohmann::json& row, const ojson& columns) 
   }
   if (!row.contains("match"))  // a per-model table's row: the model families it stands for
     return {{"key", row["key"]}, {"label", row["label"]}, {"targets", ojson::array()},
-            {"models", ojson(row.value("models", nlohmann::json::object()))}, {"cells", cells}};
+            {"models", ojson(object_field(row, "models"))}, {"cells", cells}};
   return {{"key", row["key"]}, {"label", row["label"]}, {"targets", targets_matching(g, row["match"])}, {"cells", cells}};
 }
 
@@ -60,10 +61,10 @@ ojson grid_json(const Graph& g, const Record& m) {
   ojson rows = ojson::array();
   for (const auto& r : m.data["rows"]) rows.push_back(row_json(g, r, columns));
   ojson footnotes = ojson::array();
-  const nlohmann::json notes = m.data.value("footnotes", nlohmann::json::object());
+  const nlohmann::json notes = object_field(m.data, "footnotes");
   for (const auto& [mark, note] : notes.items()) footnotes.push_back(footnote_json(mark, note));
   ojson uncovered = ojson::array();
-  for (const auto& u : m.data.value("uncovered", nlohmann::json::array()))
+  for (const auto& u : array_field(m.data, "uncovered"))
     uncovered.push_back({{"targets", targets_matching(g, u["match"])}, {"note", u["note"]}});
   const auto& src = m.data["sources"][0];
   return {{"matrix", m.id}, {"name", m.name}, {"engine", m.str("engine")},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/citation.h"
+#include "qsel/core/json_number.h"
 #include "qsel/explain/explain.h"
 #include "qsel/rules/quality.h"
 #include "qsel/sizing/memory.h"
@@ -36,13 +37,13 @@ ojson contested_claims(const Deliberation& d, const Record& f) {
   ojson out = ojson::array();
   std::vector<std::string> parts;
   for (const Record* a : parts_of(d)) parts.push_back(a->id);
-  for (const auto& e : f.data.value("contested_by", json::array())) {
+  for (const auto& e : array_field(f.data, "contested_by")) {
     if (!e.is_object()) continue;
     ojson here = ojson::array();
-    for (const auto& p : e.value("parts", json::array()))
+    for (const auto& p : array_field(e, "parts"))
       if (p.is_string() && contains(parts, p.get<std::string>())) here.push_back(p.get<std::string>());
     if (e.contains("parts") && here.empty()) continue;
-    const json& src = e.value("source", json::object());
+    const json& src = object_field(e, "source");
     std::string title = src.value("title", std::string());
     if (src.contains("section")) title += " " + src["section"].get<std::string>();
     if (is_census_note(src)) title = std::string(kCensusNotes) + " " + src.value("section", std::string());
@@ -97,7 +98,7 @@ ojson moe_formats(const Graph& g, const Record& f, const Record& t) {
     if (o == &f || !o->data.value("moe", false) || o->str("scheme") != scheme) continue;
     std::vector<std::string> models;
     for (const Record* m : g.of_kind(Kind::Model))
-      for (const auto& r : m->data.value("releases", json::array()))
+      for (const auto& r : array_field(m->data, "releases"))
         if (r.is_object() && r.value("primary", false) && r.value("format", std::string()) == o->id) models.push_back(m->id);
     std::sort(models.begin(), models.end());
     std::string shipped = models.empty() ? "" : fmt::format(" ({} ship{} it)", fmt::join(models, ", "), models.size() == 1 ? "s" : "");
@@ -123,7 +124,7 @@ ojson flagged_paths(const Graph& g, const Deliberation& d, const Record& f, cons
     const rule_util::KernelPick base = rule_util::pick_kernel(g, *e, f, q);
     for (const auto& entry : e->data.at("kernel_selection")) {  // by reference: compared with the pick's entry
       if (!entry.contains("flags") || !entry["flags"].is_array()) continue;
-      const json formats = entry.value("formats", json::array());
+      const json formats = array_field(entry, "formats");
       if (std::find(formats.begin(), formats.end(), json(f.id)) == formats.end()) continue;
       Query flagged = q;
       for (const auto& fl : entry["flags"]) flagged.extra_flags.push_back(fl.get<std::string>());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "qsel/explain/explain.h"
+#include "qsel/core/json_number.h"
 #include "qsel/sizing/memory.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/verdict.h"
@@ -79,43 +80,43 @@ ojson explain_part(const Graph& g, const Record& r) {
       if (contains(f->strings("/native_support"), r.id)) native.push_back(f->id);
       if (contains(f->strings("/emulated_support"), r.id)) emulated.push_back(f->id);
     }
-    j["census"] = {{"native", native}, {"emulated", emulated}, {"recorded", r.data.value("census", json::object())}};
+    j["census"] = {{"native", native}, {"emulated", emulated}, {"recorded", object_field(r.data, "census")}};
   }
   j["unknowns"] = deliberate(g, q).unknowns;  // what the target as a whole leaves unrecorded
   return j;
 }
 
 ojson explain_kernel(const Graph& g, const Record& k) {
-  ojson j = {{"mode", k.str("mode")}, {"runs_on", k.data.value("runs_on", json::object())}};
+  ojson j = {{"mode", k.str("mode")}, {"runs_on", object_field(k.data, "runs_on")}};
   j["targets"] = ojson::array();
-  for (const Record* t : matching_targets(k.data.value("runs_on", json::object()), g)) j["targets"].push_back(t->id);
+  for (const Record* t : matching_targets(object_field(k.data, "runs_on"), g)) j["targets"].push_back(t->id);
   j["picked_by"] = ojson::array();
   for (const Record* e : g.of_kind(Kind::Engine)) {
-    const auto& sel = e->data.value("kernel_selection", json::array());
+    const auto& sel = array_field(e->data, "kernel_selection");
     for (std::size_t i = 0; i < sel.size(); ++i)
       if (sel[i]["kernel"] == k.id)
         j["picked_by"].push_back({{"engine", e->id}, {"position", i + 1}, {"formats", sel[i].value("formats", json::array())},
                                   {"when", sel[i].value("when", json::object())}, {"flags", sel[i].value("flags", json::array())}});
   }
   j["equivalent_to"] = k.strings("/equivalent_to");
-  j["excludes"] = k.data.value("excludes", json::array());
+  j["excludes"] = array_field(k.data, "excludes");
   return j;
 }
 
 ojson explain_engine(const Graph&, const Record& e) {
   ojson j = {{"platforms", e.strings("/platforms")}, {"matrix", e.str("matrix")}};
   j["kernel_selection"] = ojson::array();
-  for (const auto& s : e.data.value("kernel_selection", json::array()))
-    j["kernel_selection"].push_back({{"kernel", s["kernel"]}, {"formats", s.value("formats", json::array())},
-                                     {"when", s.value("when", json::object())}, {"flags", s.value("flags", json::array())}});
-  j["memory"] = e.data.value("memory", json::object());
-  j["startup_checks"] = e.data.value("startup_checks", json::array());
+  for (const auto& s : array_field(e.data, "kernel_selection"))
+    j["kernel_selection"].push_back({{"kernel", s["kernel"]}, {"formats", array_field(s, "formats")},
+                                     {"when", object_field(s, "when")}, {"flags", array_field(s, "flags")}});
+  j["memory"] = object_field(e.data, "memory");
+  j["startup_checks"] = array_field(e.data, "startup_checks");
   return j;
 }
 
 ojson explain_gotcha(const Graph&, const Record& r) {
-  return {{"severity", r.str("severity")}, {"silent", r.data.value("silent", false)}, {"applies", r.data.value("applies", json::object())},
-          {"detect", r.data.value("detect", json::object())}, {"avoid", r.str("avoid")}, {"evidence", r.strings("/evidence")}};
+  return {{"severity", r.str("severity")}, {"silent", r.data.value("silent", false)}, {"applies", object_field(r.data, "applies")},
+          {"detect", object_field(r.data, "detect")}, {"avoid", r.str("avoid")}, {"evidence", r.strings("/evidence")}};
 }
 
 ojson explain_model(const Graph& g, const Record& r) {

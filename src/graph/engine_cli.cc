@@ -1,6 +1,7 @@
 // Engine command lines (include/qsel/graph/engine_cli.h): flags split out of a
 // command by words, a program found by its name, and the launch templates listed.
 #include "qsel/graph/engine_cli.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <cctype>
@@ -144,10 +145,10 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
   const json convert = launch.value("convert", json());
   if (convert.is_object() && convert.value("program", json()).is_string() && convert.value("line", json()).is_string())
     out.push_back({"/launch/convert/line", convert["program"].get<std::string>() + " " + convert["line"].get<std::string>()});
-  const json tp_flags = engine.data.value("tensor_parallel", json::object()).value("flags", json::object());
+  const json tp_flags = object_field(object_field(engine.data, "tensor_parallel"), "flags");
   for (const auto& [key, value] : tp_flags.items())
     if (value.is_string()) add("/tensor_parallel/flags/" + key, value.get<std::string>());
-  const json kv = launch.value("kv_cache", json::array());
+  const json kv = array_field(launch, "kv_cache");
   for (std::size_t i = 0; kv.is_array() && i < kv.size(); ++i)
     if (kv[i].is_object() && kv[i].contains("flags") && kv[i]["flags"].is_string())
       add("/launch/kv_cache/" + std::to_string(i) + "/flags", kv[i]["flags"].get<std::string>());

@@ -1,5 +1,6 @@
 #define VALIJSON_USE_EXCEPTIONS 1
 #include "qsel/loader/schema_set.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <optional>
@@ -200,7 +201,7 @@ void object_problems(const json& root, const json& node_in, const json& v, const
   // which required field it should be, and no separate "missing" line is added.
   std::set<std::string> misspelt;
   if (node.contains("additionalProperties") && node["additionalProperties"] == false) {
-    const json props = node.value("properties", json::object());
+    const json props = object_field(node, "properties");
     for (const auto& [k, _] : v.items())
       if (!props.contains(k)) {
         std::vector<std::string> known;
@@ -208,7 +209,7 @@ void object_problems(const json& root, const json& node_in, const json& v, const
         auto near = nearest(k, known, 1);
         bool required_missing = false;
         if (!near.empty() && !v.contains(near[0]))
-          for (const auto& r : node.value("required", json::array())) required_missing = required_missing || r == near[0];
+          for (const auto& r : array_field(node, "required")) required_missing = required_missing || r == near[0];
         if (required_missing) misspelt.insert(near[0]);
         out.emplace_back(pointer_child(ptr, k),
                          near.empty() ? fmt::format("unknown field \"{}\"", k)
@@ -216,7 +217,7 @@ void object_problems(const json& root, const json& node_in, const json& v, const
                                                     required_missing ? " (a required field, missing)" : ""));
       }
   }
-  for (const auto& r : node.value("required", json::array()))
+  for (const auto& r : array_field(node, "required"))
     if (!v.contains(r.get<std::string>()) && !misspelt.count(r.get<std::string>()))
       out.emplace_back(ptr, fmt::format("missing required field \"{}\"", r.get<std::string>()));
 }

@@ -1,4 +1,5 @@
 #include "qsel/model/checkpoint_format.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,7 +88,7 @@ std::optional<Match> try_signature(const Record& f, const json& sig, const json&
     m.held.push_back(fmt::format("{}={}", key, value_text(*hit)));
     ++m.score;
   }
-  for (const auto& key : sig.value("absent", json::array())) {
+  for (const auto& key : array_field(sig, "absent")) {
     std::vector<const json*> values;
     collect(root, split_path(key.get<std::string>()), 0, values);
     for (const json* v : values)

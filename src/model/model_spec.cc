@@ -1,4 +1,5 @@
 #include "qsel/model/model_spec.h"
+#include "qsel/core/json_number.h"
 
 #include <cmath>
 #include <fstream>
@@ -155,7 +156,7 @@ ModelSpec model_from_record(const Record& r) {
     m.extended_context = d["context_extension"].value("max_context", 0L);
     m.extension_method = d["context_extension"].value("method", std::string());
   }
-  for (const auto& rel : d.value("releases", json::array())) {
+  for (const auto& rel : array_field(d, "releases")) {
     Release x{rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false), rel.value("official", true)};
     x.qat = rel.value("qat", false);
     x.repack = rel.value("repack", false);

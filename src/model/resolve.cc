@@ -1,4 +1,5 @@
 #include "qsel/model/resolve.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <cctype>
@@ -245,7 +246,7 @@ void add_listed_releases(const Graph& g, ModelSpec& m, const HubRepo& r, bool of
 const Record* model_record_for_repo(const Graph& g, const std::string& repo) {
   for (const Record* r : g.of_kind(Kind::Model)) {
     if (same_repo(r->str("hf_id"), repo)) return r;
-    for (const auto& rel : r->data.value("releases", nlohmann::json::array()))
+    for (const auto& rel : array_field(r->data, "releases"))
       if (rel.contains("repo") && rel["repo"].is_string() && same_repo(rel["repo"].get<std::string>(), repo)) return r;
   }
   return nullptr;

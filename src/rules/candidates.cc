@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/verdict.h"
 #include "qsel/rules/rule_support.h"
 
@@ -50,7 +51,7 @@ bool platform_listed(Deliberation& d, const Record& e) {
   const Query& q = d.query;
   auto listing = rule_util::platform_listing(e, *q.target, q.accelerator);
   if (listing.listed) return true;
-  for (const auto& m : e.data.value("maturity", nlohmann::json::array()))
+  for (const auto& m : array_field(e.data, "maturity"))
     if (!m.contains("formats") && rule_util::maturity_rank(m.value("level", std::string("mainline"))) > 0 &&
         rule_util::maturity_entry_holds(m, *q.target, q.accelerator))
       return true;

@@ -93,7 +93,7 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   if (batch > 1 && model.params_b > 0) active = moe_read_params_b(model, batch) / model.params_b;
   double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
-  const json& tf = a.data.value("tflops", json::object());
+  const json& tf = object_field(a.data, "tflops");
   std::string prec = compute_precision(c);
   double tflops = number_or(tf, prec.c_str(), number_or(tf, "fp16"));
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * tp / (2 * model.active_params_b * 1e9);
@@ -112,7 +112,7 @@ double margin_per_part(const Deliberation& d, const Candidate& c, double total_g
     *source = fmt::format("--headroom {:g}% of each part", q.headroom_fraction * 100);
     return q.headroom_fraction * total_gb;
   }
-  const json mem = c.engine ? c.engine->data.value("memory", json::object()) : json::object();
+  const json mem = c.engine ? object_field(c.engine->data, "memory") : json::object();
   if (mem.contains("margin_gib")) {
     *source = fmt::format("{}'s own fitting margin, {:g} GiB per device", c.engine->id, mem["margin_gib"].get<double>());
     return mem["margin_gib"].get<double>() * kGiBInGB;
@@ -125,7 +125,7 @@ double margin_per_part(const Deliberation& d, const Candidate& c, double total_g
 // it is lowered: the largest power of two at or above the batch that makes room.
 std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, int count) {
   if (!c.engine || m.budget.activation_gb <= 0) return "";
-  const json ap = c.engine->data.value("memory", json::object()).value("activation_peak", json::object());
+  const json ap = object_field(object_field(c.engine->data, "memory"), "activation_peak");
   std::string flag = ap.value("flag", "");
   if (flag.empty()) return "";
   double deficit = m.total_gb - m.budget_gb;
@@ -162,7 +162,7 @@ void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, 
   b = std::clamp(b, lo, hi);
   // Where quantizers publish a set of bitrates, the largest of those that fits: a file that exists.
   std::vector<double> published;
-  for (const auto& v : t.value("published", json::array()))
+  for (const auto& v : array_field(t, "published"))
     if (v.is_number()) published.push_back(v.get<double>());
   std::sort(published.begin(), published.end());
   std::string chosen = fmt::format("the largest bitrate in {:g}-{:g} that fits", lo, hi);
@@ -276,12 +276,12 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   m.total_gb = m.weights_gb + m.kv_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
   m.budget_gb = m.budget.for_model_gb;
-  if (c.format->data.value("bpw", json::object()).contains("target")) {  // the user picks the bitrate: the largest that fits
+  if (object_field(c.format->data, "bpw").contains("target")) {  // the user picks the bitrate: the largest that fits
     m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
     choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb, m);
     m.total_gb = m.weights_gb + m.kv_gb;
   }
-  if (c.engine && c.engine->data.value("memory", json::object()).value("preallocates_context", false))
+  if (c.engine && object_field(c.engine->data, "memory").value("preallocates_context", false))
     m.notes.push_back(fmt::format("{} allocates the whole context's KV cache up front", c.engine->id));
   if (m.bpw <= 0) {
     m.notes.push_back(fmt::format("no bits-per-weight figure is recorded for {}: it cannot be sized", c.format->id));
@@ -299,7 +299,7 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   serving_capacity(d, c, m);
   ceilings(d, c, m);
   // Part of the model in system RAM: one GPU, or several that split the GPU side by layer (engine offload.multi_gpu).
-  bool split = c.engine && c.engine->data.value("offload", json::object()).value("multi_gpu", false);
+  bool split = c.engine && object_field(c.engine->data, "offload").value("multi_gpu", false);
   if (m.fit != "yes" && (count == 1 || split) && can_offload(c.engine, *d.query.accelerator)) offload(d, c, m);
   return m;
 }

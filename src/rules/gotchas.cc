@@ -1,4 +1,5 @@
 #include "qsel/rules/gotchas.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 
@@ -49,7 +50,7 @@ int severity_rank(const std::string& s) { return s == "blocker" ? 0 : s == "majo
 
 std::optional<Warning> match_gotcha(const Graph& g, const Record& gotcha, const GotchaScope& s, const Query& q) {
   if (gotcha.str("audience") == "curator") return {};  // a note for curators never reaches a deployer's answer
-  const json& a = gotcha.data.value("applies", json::object());
+  const json& a = object_field(gotcha.data, "applies");
   if (!listed(a, "formats", s.format) || !listed(a, "engines", s.engine) || !listed(a, "kernels", s.kernel)) return {};
   if (a.contains("backends") && !contains(a["backends"].get<std::vector<std::string>>(), s.backend)) return {};
   if (a.contains("regimes") && (!s.format || !contains(a["regimes"].get<std::vector<std::string>>(), s.format->str("regime"))))

@@ -2,6 +2,7 @@
 // from the engine's `launch` templates, which lint QS045 checks against the
 // engine's recorded release; no engine, format or model id appears here.
 #include "qsel/rules/launch.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <cctype>
@@ -136,7 +137,7 @@ void build(Deliberation& d, Candidate& c) {
     m.notes.push_back(fmt::format("{}: {}", launch.value("remote_code", ""), model.remote_code));
   // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
   if (launch.contains("prompt_mode")) {
-    std::string mode = launch.value("prompt_modes", json::object()).value(model.family, "");
+    std::string mode = object_field(launch, "prompt_modes").value(model.family, "");
     if (mode.empty()) {
       mode = launch.value("prompt_mode_default", "raw");
       m.notes.push_back(fmt::format("-mode {}: no prompt mode of {} is recorded for the {} family (the program's -modes lists them)",
@@ -148,7 +149,7 @@ void build(Deliberation& d, Candidate& c) {
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.
-    for (const auto& e : launch.value("kv_cache", json::array()))
+    for (const auto& e : array_field(launch, "kv_cache"))
       if (e.value("flags", "") == *kv && e.contains("file") && e["file"].is_object())
         m.notes.push_back(fmt::format("{} holds: {}", e["file"].value("name", ""), e["file"].value("text", "")));
   }
@@ -225,7 +226,7 @@ void build(Deliberation& d, Candidate& c) {
   }
   // A bitrate no repository publishes is a file you make: the engine's converter at that bitrate.
   if (m.chosen_bpw > 0 && !m.chosen_published) {
-    for (const auto& p : c.engine->data.value("cli", json::array())) {
+    for (const auto& p : array_field(c.engine->data, "cli")) {
       std::string name = p.value("program", "");
       if (name.find("convert") == std::string::npos) continue;
       m.commands.push_back({"quantize", name, fmt::format("{} -i {} -o {}-{:.2f}bpw -b {:.2f}", name, base_repo(d).empty() ? "MODEL_DIR" : repo_name(base_repo(d)),
@@ -242,7 +243,7 @@ std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv
   const json launch = engine.data.value("launch", json());
   if (!kv_format) return std::string();
   if (!launch.is_object()) return std::string();
-  for (const auto& e : launch.value("kv_cache", json::array()))
+  for (const auto& e : array_field(launch, "kv_cache"))
     if (e.value("format", "") == kv_format->id) return e.value("flags", "");
   return std::nullopt;
 }
@@ -313,7 +314,7 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   // An engine that loads one file ({file}: llama.cpp's -m) runs the 16-bit weights from a file its converter makes from
   // the checkpoint folder, never from the repo id it cannot open.
   const json convert = launch.value("convert", json());
-  const std::string outtype = convert.is_object() ? convert.value("outtype", json::object()).value(c.format->id, "") : "";
+  const std::string outtype = convert.is_object() ? object_field(convert, "outtype").value(c.format->id, "") : "";
   if (launch.value("model", "").find("{file}") != std::string::npos && is_baseline(*c.format) && !outtype.empty()) {
     std::string upper = outtype;
     for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));

@@ -2,6 +2,7 @@
 // sizes it accepts for a model and format, which launch flags express a layout, and the options
 // worth sizing for a GPU count. compute_memory.cc sizes each and keeps the best that fits.
 #include "qsel/rules/layout.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 
@@ -16,7 +17,7 @@ namespace {
 json rule_of(const Record* engine) { return engine ? engine->data.value("tensor_parallel", json()) : json(); }
 
 std::string flag_of(const json& rule, const char* dim) {
-  const json flags = rule.value("flags", json::object());
+  const json flags = object_field(rule, "flags");
   return flags.value(dim, std::string());
 }
 
@@ -39,7 +40,7 @@ const json* moe_block(const LayoutAsk& a) {
   auto rule = a.engine->data.find("tensor_parallel");
   if (rule == a.engine->data.end() || !rule->contains("moe_block")) return nullptr;
   for (const auto& b : (*rule)["moe_block"])
-    for (const auto& f : b.value("formats", json::array()))
+    for (const auto& f : array_field(b, "formats"))
       if (f.is_string() && f.get<std::string>() == a.format->id) return &b;
   return nullptr;
 }

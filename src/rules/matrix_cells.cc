@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "qsel/graph/engines.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/rule_support.h"
 
 namespace qsel::rule_util {
@@ -13,17 +14,17 @@ using nlohmann::json;
 namespace {
 
 std::string uncovered_note(const Record& m, const Record& target) {
-  for (const auto& u : m.data.value("uncovered", json::array()))
+  for (const auto& u : array_field(m.data, "uncovered"))
     if (selector_matches(u["match"], target)) return u["note"].get<std::string>();
   return fmt::format("it has no row for {}", target.id);
 }
 
 // A footnote may narrow a cell ("Turing does not support Marlin MXFP4").
 std::string footnote_exclusion(const Record& m, const std::string& cell, const std::string& format) {
-  const json footnotes = m.data.value("footnotes", json::object());
+  const json footnotes = object_field(m.data, "footnotes");
   for (const auto& [mark, note] : footnotes.items()) {
     if (cell.find(mark) == std::string::npos || !note.is_object()) continue;
-    const auto& ex = note.value("excludes_formats", json::array());
+    const auto& ex = array_field(note, "excludes_formats");
     if (std::find(ex.begin(), ex.end(), json(format)) != ex.end()) return note["text"].get<std::string>();
   }
   return "";
@@ -33,14 +34,14 @@ std::string footnote_exclusion(const Record& m, const std::string& cell, const s
 void read_row(const Record& m, const json& row, const Record& format, const std::string& engine, CellRead& r) {
   r.row_found = true;
   for (const auto& col : m.data["columns"]) {
-    const auto& fs = col.value("formats", json::array());
+    const auto& fs = array_field(col, "formats");
     if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
     r.column_found = true;
     std::string cell = row["cells"].value(col["key"].get<std::string>(), std::string("."));
     std::string narrowed = footnote_exclusion(m, cell, format.id);
     MatrixCell mc{m.id, engine, row["label"], col["label"], cell, narrowed, {}};
     if (col.contains("kernel")) mc.kernels.push_back(col["kernel"].get<std::string>());
-    for (const auto& k : col.value("kernels", json::array())) mc.kernels.push_back(k.get<std::string>());
+    for (const auto& k : array_field(col, "kernels")) mc.kernels.push_back(k.get<std::string>());
     (cell.rfind("Y", 0) == 0 && narrowed.empty() ? r.yes : r.no).push_back(mc);
   }
 }
@@ -66,7 +67,7 @@ CellRead read_matrix_cells(const Record& m, const Record& format, const Record& 
 }
 
 std::string contesting_footnote(const Record& m, const std::string& cell) {
-  const json footnotes = m.data.value("footnotes", json::object());
+  const json footnotes = object_field(m.data, "footnotes");
   for (const auto& [mark, note] : footnotes.items()) {
     if (cell.find(mark) == std::string::npos || !note.is_object() || !note.contains("contested_by")) continue;
     const json& by = note["contested_by"];
@@ -79,7 +80,7 @@ std::vector<const json*> model_rows(const Record& m, const ModelSpec& model) {
   std::vector<const json*> out;
   if (!model_axis(m)) return out;
   auto names = [](const json& row, const char* key, const std::string& value) {
-    const json& list = row.value("models", json::object()).value(key, json::array());
+    const json& list = object_field(row, "models").value(key, json::array());
     return !value.empty() && std::find(list.begin(), list.end(), json(value)) != list.end();
   };
   for (const auto& row : m.data["rows"])

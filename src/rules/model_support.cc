@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
@@ -27,8 +28,8 @@ bool has_kind(const ModelSpec& m, const std::string& kind) {
 }
 
 Support serves(const Record& engine, const ModelSpec& m) {
-  const json& ms = engine.data.value("model_support", json::object());
-  for (const auto& u : ms.value("unsupported", json::array())) {
+  const json& ms = object_field(engine.data, "model_support");
+  for (const auto& u : array_field(ms, "unsupported")) {
     std::string kind = u["attention"];
     if (has_kind(m, kind)) return {Support::No, fmt::format("{} does not serve {} models: {}", engine.id, kind, u["reason"].get<std::string>())};
   }
@@ -36,7 +37,7 @@ Support serves(const Record& engine, const ModelSpec& m) {
   if (!ms.contains("architectures")) return {Support::Unknown, fmt::format("no record lists the architectures {} implements", engine.id)};
   auto archs = ms["architectures"].get<std::vector<std::string>>();
   if (rule_util::contains(archs, m.architecture)) return {Support::Yes, ""};
-  std::string version = ms.value("source", json::object()).value("version", std::string());
+  std::string version = object_field(ms, "source").value("version", std::string());
   if (ms.value("complete", false) || rule_util::contains(ms.value("lacks", std::vector<std::string>{}), m.architecture))
     return {Support::No, fmt::format("{}'s model registry{} has no {}", engine.id, version.empty() ? "" : " (" + version + ")", m.architecture)};
   return {Support::Unknown, fmt::format("their recorded architecture lists are partial and do not name {}", m.architecture)};

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -53,10 +55,17 @@ int quality_band_rank(const std::string& band) {
 double broken_threshold() { return kBands[std::size(kBands) - 2].below; }
 
 std::vector<const Record*> quality_rows(const Graph& g, const std::string& format_id) {
-  std::vector<const Record*> out;
-  for (const Record* b : g.of_kind(Kind::Benchmark))
-    if (b->str("format_id") == format_id && b->data.contains("quality")) out.push_back(b);
-  return out;
+  // Indexed once per graph: the ranking asks per candidate, and a scan of every benchmark
+  // row each time was a tenth of the launch grid's time.
+  using Index = std::unordered_map<std::string, std::vector<const Record*>>;
+  auto index = g.memo<Index>("quality-rows-by-format", [&] {
+    auto out = std::make_shared<Index>();
+    for (const Record* b : g.of_kind(Kind::Benchmark))
+      if (b->data.contains("quality")) (*out)[b->str("format_id")].push_back(b);
+    return out;
+  });
+  auto it = index->find(format_id);
+  return it != index->end() ? it->second : std::vector<const Record*>{};
 }
 
 std::string quality_value_text(const Record& row) {

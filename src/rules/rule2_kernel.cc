@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/gotchas.h"
+#include "qsel/core/json_number.h"
 #include "qsel/graph/selector.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
@@ -51,7 +52,7 @@ void add_checks(const Deliberation& d, const Candidate& c, std::vector<std::stri
   else if (!schemes.empty())
     checks.push_back(fmt::format("read the checkpoint config's quantization scheme: expect {} [{}]",
                                  fmt::join(schemes, " / "), c.format->id));
-  for (const auto& s : c.engine->data.value("startup_checks", json::array())) {
+  for (const auto& s : array_field(c.engine->data, "startup_checks")) {
     std::string hook = s.value("command", s.value("log_line", std::string()));
     checks.push_back(fmt::format("{}{} [{}]", s["text"].get<std::string>(), hook.empty() ? "" : " — `" + hook + "`", c.engine->id));
   }
@@ -119,11 +120,11 @@ bool resolve_baseline(Deliberation& d, Candidate& c) {
 // kernel whose runs_on leaves this target out: the engine's code has no path for it here.
 const Record* refusing_kernel(const Deliberation& d, const Candidate& c) {
   const Record& t = *d.query.target;
-  for (const auto& e : c.engine->data.value("kernel_selection", json::array())) {
-    auto formats = e.value("formats", json::array());
+  for (const auto& e : array_field(c.engine->data, "kernel_selection")) {
+    auto formats = array_field(e, "formats");
     if (std::find(formats.begin(), formats.end(), json(c.format->id)) == formats.end()) continue;
-    const json when = e.value("when", json::object());
-    auto platforms = when.value("platforms", json::array());
+    const json when = object_field(e, "when");
+    auto platforms = array_field(when, "platforms");
     if (when.contains("targets") || std::find(platforms.begin(), platforms.end(), json(t.str("platform"))) == platforms.end()) continue;
     const Record* k = d.graph.find(e.value("kernel", ""));
     if (k && k->data.contains("runs_on") && !selector_matches(k->data["runs_on"], t)) return k;
@@ -164,10 +165,10 @@ std::vector<std::string> engine_backends_here(const Deliberation& d, const Recor
   std::vector<std::string> out;
   const Record& t = *d.query.target;
   if (engine.data.contains("backends"))
-    for (const auto& entry : engine.data.value("kernel_selection", json::array())) {
+    for (const auto& entry : array_field(engine.data, "kernel_selection")) {
       if (entry.contains("when") && !selector_matches(entry["when"], t)) continue;
       const Record* k = d.graph.find(entry.value("kernel", std::string()));
-      if (!k || !k->data.contains("backends") || !selector_matches(k->data.value("runs_on", json::object()), t)) continue;
+      if (!k || !k->data.contains("backends") || !selector_matches(object_field(k->data, "runs_on"), t)) continue;
       rule_util::add_unique(out, rule_util::kernel_backend(k, t));
     }
   if (out.empty()) out.push_back(t.str("platform"));

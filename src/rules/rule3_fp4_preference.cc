@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "qsel/rules/rules.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
@@ -26,7 +27,7 @@ void prefer(Deliberation& d, Candidate& a, const json& pref) {
   std::string grade = pref.value("grade", "unknown");
   for (Candidate* c : {&a, b}) {
     c->rules.push_back("rule-3");
-    for (const auto& e : pref.value("evidence", json::array())) rule_util::add_unique(c->evidence, e.get<std::string>());
+    for (const auto& e : array_field(pref, "evidence")) rule_util::add_unique(c->evidence, e.get<std::string>());
   }
   if (portable_asked) {
     first.why.push_back(fmt::format("Rule 3 — ranked above {} because portability was asked for (--portable)", second.format->id));
@@ -45,7 +46,7 @@ void prefer(Deliberation& d, Candidate& a, const json& pref) {
 void apply_rule3(Deliberation& d) {
   for (auto& a : d.candidates) {
     if (a.path != "native" || !a.engine) continue;
-    for (const auto& pref : a.format->data.value("preferred_over", json::array())) prefer(d, a, pref);
+    for (const auto& pref : array_field(a.format->data, "preferred_over")) prefer(d, a, pref);
   }
 }
 

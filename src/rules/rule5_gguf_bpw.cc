@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "qsel/sizing/memory.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
@@ -52,7 +53,7 @@ std::pair<const Record*, double> smallest_type(const Graph& g) {
   std::pair<const Record*, double> best{nullptr, 0};
   for (const Record* f : g.of_kind(Kind::Format)) {
     if (!is_gguf(*f) || !f->data.value("post_training", true)) continue;
-    double v = f->data.value("bpw", json::object()).value("struct", 0.0);
+    double v = object_field(f->data, "bpw").value("struct", 0.0);
     if (v > 0 && (!best.first || v < best.second)) best = {f, v};
   }
   return best;
@@ -62,7 +63,7 @@ double sixteen_bit_file(const Graph& g) {
   double out = 16;
   for (const Record* f : g.of_kind(Kind::Format)) {
     if (!is_baseline(*f)) continue;
-    for (const auto& m : f->data.value("bpw", json::object()).value("measured", json::array()))
+    for (const auto& m : array_field(object_field(f->data, "bpw"), "measured"))
       out = std::max(out, m.value("value", 0.0));
   }
   return out;
@@ -96,7 +97,7 @@ void sizing_lever(Deliberation& d) {
     double best_bpw = 0;
     for (const Record* f : d.graph.of_kind(Kind::Format)) {
       if (!is_gguf(*f) || !f->data.value("post_training", true) || f->str("regime") == "kv-cache") continue;
-      double v = f->data.value("bpw", json::object()).value("struct", 0.0);
+      double v = object_field(f->data, "bpw").value("struct", 0.0);
       if (v > 0 && v <= bpw && v > best_bpw) best = f, best_bpw = v;
     }
     std::string pr;

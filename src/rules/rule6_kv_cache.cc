@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/text.h"
+#include "qsel/core/json_number.h"
 #include "qsel/rules/candidate_memory.h"
 #include "qsel/rules/launch.h"
 #include "qsel/rules/rules.h"
@@ -30,7 +31,7 @@ std::string cache_dtype(const Record& f) {
 
 // A format whose bitrate the user picks (bpw.target: EXL2, EXL3) is sized at the largest
 // bitrate that fits beside the cache, so a 16-bit cache always "fits" — at fewer bits.
-bool bitrate_chosen(const Record& f) { return f.data.value("bpw", json::object()).contains("target"); }
+bool bitrate_chosen(const Record& f) { return object_field(f.data, "bpw").contains("target"); }
 
 // The engine's 8-bit KV formats its command line can select (engine launch kv_cache), preferring the dtype the user named.
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
@@ -51,9 +52,9 @@ std::vector<std::string> forbidding(const Deliberation& d) {
   std::vector<std::string> out;
   if (!d.query.model || !d.query.model->sliding_window() || d.query.spec_decode == "none") return out;
   for (const Record* g : d.graph.of_kind(Kind::Gotcha)) {
-    const auto& a = g->data.value("applies", json::object());
-    auto att = a.value("attention", json::array());
-    auto flags = a.value("flags", json::array());
+    const auto& a = object_field(g->data, "applies");
+    auto att = array_field(a, "attention");
+    auto flags = array_field(a, "flags");
     bool sliding = std::find(att.begin(), att.end(), json("sliding-window")) != att.end();
     bool kv = std::any_of(flags.begin(), flags.end(), [](const json& f) { return f.get<std::string>().rfind("kv-cache=", 0) == 0; });
     if (sliding && kv) out.push_back(g->id);

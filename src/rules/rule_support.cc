@@ -1,4 +1,5 @@
 #include "qsel/rules/rule_support.h"
+#include "qsel/core/json_number.h"
 
 #include "qsel/rules/fit_price.h"
 
@@ -59,7 +60,7 @@ namespace {
 // A field of the part's recorded host (accelerator `host`), or "".
 std::string host_field(const Record* accelerator, const char* key) {
   if (!accelerator) return "";
-  const json& h = accelerator->data.value("host", json::object());
+  const json& h = object_field(accelerator->data, "host");
   return h.contains(key) && h[key].is_string() ? h[key].get<std::string>() : std::string();
 }
 
@@ -93,7 +94,7 @@ bool maturity_entry_holds(const json& m, const Record& target, const Record* acc
 Maturity maturity_of(const Record& engine, const Record& format, const Record& target, const Record* accelerator) {
   auto rank = maturity_rank;
   Maturity out;
-  for (const auto& m : engine.data.value("maturity", json::array())) {
+  for (const auto& m : array_field(engine.data, "maturity")) {
     if (m.contains("formats")) {
       const auto& fs = m["formats"];
       if (std::find(fs.begin(), fs.end(), json(format.id)) == fs.end()) continue;
@@ -108,13 +109,13 @@ Maturity maturity_of(const Record& engine, const Record& format, const Record& t
 
 PlatformListing platform_listing(const Record& engine, const Record& target, const Record* accelerator) {
   PlatformListing out;
-  const json& list = engine.data.value("supported_platforms", json::array());
+  const json& list = array_field(engine.data, "supported_platforms");
   if (list.empty()) return out;
   std::string platform_source;  // the list for this part's platform (ROCm's for an AMD GPU), else the first
   for (const auto& p : list) {
-    std::string title = p.value("source", json::object()).value("title", std::string());
+    std::string title = object_field(p, "source").value("title", std::string());
     if (out.source.empty()) out.source = title;
-    const json& platforms = p.value("when", json::object()).value("platforms", json::array());
+    const json& platforms = array_field(object_field(p, "when"), "platforms");
     if (platform_source.empty() && std::find(platforms.begin(), platforms.end(), json(target.str("platform"))) != platforms.end())
       platform_source = title;
     if (p.contains("when") && !selector_matches(p["when"], target)) continue;
@@ -137,8 +138,8 @@ PlatformListing platform_listing(const Record& engine, const Record& target, con
 
 std::string kernel_backend(const Record* kernel, const Record& target) {
   if (kernel)
-    for (const auto& b : kernel->data.value("backends", json::array()))
-      if (selector_matches(b.value("serves", json::object()), target)) return b.value("id", std::string());
+    for (const auto& b : array_field(kernel->data, "backends"))
+      if (selector_matches(object_field(b, "serves"), target)) return b.value("id", std::string());
   return target.str("platform");
 }
 
@@ -157,7 +158,7 @@ namespace {
 
 std::vector<std::string> exclusions_of(const Record& kernel, const std::string& format, const std::string& target, bool general_only) {
   std::vector<std::string> out;
-  for (const auto& ex : kernel.data.value("excludes", json::array())) {
+  for (const auto& ex : array_field(kernel.data, "excludes")) {
     if (general_only && !ex.value("general", false)) continue;
     auto names = [&](const char* key, const std::string& id) {
       if (!ex.contains(key)) return true;
@@ -186,9 +187,9 @@ std::vector<std::pair<const Record*, std::string>> exclusions_anywhere(const Gra
 namespace {
 
 bool entry_names(const json& entry, const Record& format) {
-  const auto& fs = entry.value("formats", json::array());
+  const auto& fs = array_field(entry, "formats");
   if (std::find(fs.begin(), fs.end(), json(format.id)) != fs.end()) return true;
-  const auto& rs = entry.value("regimes", json::array());
+  const auto& rs = array_field(entry, "regimes");
   return std::find(rs.begin(), rs.end(), json(format.str("regime"))) != rs.end();
 }
 
@@ -223,7 +224,7 @@ std::vector<KernelPick> holding_entries(const Graph& g, const Record& engine, co
     std::string unknown;
     if (entry.contains("flags") && (!flags_hold(entry["flags"], q, &unknown) || !unknown.empty())) continue;
     const Record* k = g.find(entry["kernel"].get<std::string>());
-    if (!k || !selector_matches(k->data.value("runs_on", json::object()), *q.target)) continue;
+    if (!k || !selector_matches(object_field(k->data, "runs_on"), *q.target)) continue;
     if (const json* fail = failing_exclusion(*k, format.id, q.target->id)) {
       KernelPick p;
       p.entry = &entry;
@@ -312,8 +313,8 @@ namespace qsel {
 
 std::vector<std::string> served_formats(const Record& engine) {
   std::vector<std::string> out = engine.strings("/formats");
-  for (const auto& entry : engine.data.value("kernel_selection", nlohmann::json::array()))
-    for (const auto& f : entry.value("formats", nlohmann::json::array())) rule_util::add_unique(out, f.get<std::string>());
+  for (const auto& entry : array_field(engine.data, "kernel_selection"))
+    for (const auto& f : array_field(entry, "formats")) rule_util::add_unique(out, f.get<std::string>());
   return out;
 }
 

@@ -21,14 +21,14 @@ namespace {
 // Where a unified-memory part's recorded budget figure comes from: its
 // gpu_budget_evidence entry for `field` (basis, OS, grade, the source's address).
 std::string evidence_of(const Record& a, std::string_view field) {
-  for (const auto& e : a.data.value("gpu_budget_evidence", json::array())) {
+  for (const auto& e : array_field(a.data, "gpu_budget_evidence")) {
     if (!e.is_object() || e.value("field", "") != field) continue;
     std::string basis = e.value("basis", "");
     std::string from = basis == "this-part"          ? "a published log of this part"
                        : basis == "same-memory-size" ? "a published log of a part with the same memory"
                                                      : "derived from published figures";
     std::string os = e.value("os", "");
-    json src = e.value("source", json::object());
+    json src = object_field(e, "source");
     std::string where = src.value("url", src.value("title", ""));
     return fmt::format("{}{}, {}{}", from, os.empty() ? "" : " under " + os, e.value("grade", "ungraded"), where.empty() ? "" : ": " + where);
   }
@@ -45,7 +45,7 @@ double working_set_gb(const Record& a, const Record& t, double capacity, std::st
     return recorded * kBytesPerMiB / kBytesPerGB;
   }
   double capacity_gib = capacity * kBytesPerGB / kBytesPerGiB;
-  for (const auto& rule : t.data.value("gpu_working_set", json::array())) {
+  for (const auto& rule : array_field(t.data, "gpu_working_set")) {
     double max = number_or(rule, "max_memory_gib", 1e18);
     if (capacity_gib > max) continue;
     double f = number_or(rule, "fraction");
@@ -69,7 +69,7 @@ double from_rules(const json& rules, const char* key, double x) {
 double static_fraction(const json& sf, double total_gb, int count, std::string* how) {
   double total_mib = total_gb * kBytesPerGB / kBytesPerMiB;
   json bucket;  // a copy: value() hands back a temporary
-  for (const auto& b : sf.value("buckets", json::array()))
+  for (const auto& b : array_field(sf, "buckets"))
     if (bucket.is_null() && total_mib <= number_or(b, "max_gib", 1e18) * 1024) bucket = b;
   if (bucket.is_null()) return 0;
   double chunk = number_or(bucket, "chunked_prefill"), bs = number_or(bucket, count >= 4 ? "cuda_graph_max_bs_tp4" : "cuda_graph_max_bs");
@@ -90,7 +90,7 @@ double static_fraction(const json& sf, double total_gb, int count, std::string* 
 
 double activation_gb(const json& ap, const Record& a, double total_gb, const ModelSpec& m, std::string* how) {
   double total_gib = total_gb * kBytesPerGB / kBytesPerGiB, seqs = 0;
-  for (const auto& rule : ap.value("max_num_seqs", json::array())) {
+  for (const auto& rule : array_field(ap, "max_num_seqs")) {
     if (total_gib < number_or(rule, "min_device_gib")) continue;
     std::string unless = rule.value("unless_name_contains", "");
     if (!unless.empty() && to_lower(a.name).find(to_lower(unless)) != std::string::npos) continue;
@@ -159,9 +159,9 @@ namespace {
 std::string raise_hint(const Record& a, const Record& t) {
   if (!unified(a) || a.data.value("user_described", false) || a.data.value("gpu_free_given", false)) return "";
   std::string hint;
-  const json raise = t.data.value("gpu_limit_raise", json::object());
+  const json raise = object_field(t.data, "gpu_limit_raise");
   if (raise.is_object() && raise.contains("command")) {
-    json src = raise.value("source", json::object());
+    json src = object_field(raise, "source");
     std::string where = src.value("url", src.value("title", ""));
     hint = fmt::format("to give the GPU more: `{}`{}", raise.value("command", ""), where.empty() ? "" : " (" + where + ")");
   }
@@ -178,7 +178,7 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   Budget b;
   b.capacity_gb = capacity_gb(a);
   b.total_gb = device_total_gb(a, t, &b.total_source);
-  const json mem = engine ? engine->data.value("memory", json::object()) : json::object();
+  const json mem = engine ? object_field(engine->data, "memory") : json::object();
   b.kind = mem.value("budget", std::string(mem.contains("gpu_memory_utilization") ? "fraction-of-total" : "whole-device"));
   std::vector<std::string> kept;
   double n = count;
@@ -186,7 +186,7 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
     b.fraction = number_or(mem, "fraction", number_or(mem, "gpu_memory_utilization", 1));
     b.fraction_source = fmt::format("{} {:g}", mem.value("fraction_flag", std::string("fraction")), b.fraction);
   } else if (b.kind == "static-fraction") {
-    b.fraction = static_fraction(mem.value("static_fraction", json::object()), b.total_gb, count, &b.fraction_source);
+    b.fraction = static_fraction(object_field(mem, "static_fraction"), b.total_gb, count, &b.fraction_source);
     b.fraction_source = fmt::format("{} {:g}, {}", mem.value("fraction_flag", std::string("fraction")), b.fraction, b.fraction_source);
   }
   if (fraction_override > 0 && b.kind != "whole-device") {

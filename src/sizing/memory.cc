@@ -17,7 +17,7 @@ bool has(const std::vector<std::string>& v, const char* s) { return std::find(v.
 // The measured whole-file figure for this model, else the one measured on the model
 // closest in size (embeddings and promoted tensors weigh less in a bigger model), else the first.
 std::optional<Bpw> measured(const Record& f, const ModelSpec& m, const Graph* g) {
-  const auto& list = f.data.value("bpw", json::object()).value("measured", json::array());
+  const auto& list = array_field(object_field(f.data, "bpw"), "measured");
   const json* pick = nullptr;
   double best = 1e300;
   for (const auto& e : list) {
@@ -43,8 +43,8 @@ std::optional<double> mixture_weights(const Record& f, const ModelSpec& m) {
   if (!f.data.contains("mixture")) return std::nullopt;
   const json& mix = f.data["mixture"];
   if (mix.value("base_tensors", "all") != "experts") return std::nullopt;
-  double expert_bpw = f.data.value("bpw", json::object()).value("struct", 0.0);
-  const auto& promoted = mix.value("promoted", json::array());
+  double expert_bpw = object_field(f.data, "bpw").value("struct", 0.0);
+  const auto& promoted = array_field(mix, "promoted");
   const GgmlType* rest = promoted.empty() ? nullptr : find_ggml_type(promoted[0].value("type", ""));
   if (expert_bpw <= 0 || !rest) return std::nullopt;
   if (!m.moe()) return m.params_b * rest->bpw() / 8;  // no expert tensors: everything takes the other type
@@ -84,7 +84,7 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   if (is_baseline(f)) return {16, "16-bit", true};
   if (f.str("scheme") == "gguf")
     if (auto b = measured(f, m, g)) return *b;
-  const auto& bpw = f.data.value("bpw", json::object());
+  const auto& bpw = object_field(f.data, "bpw");
   if (bpw.value("nominal", json()).is_number()) return {bpw["nominal"].get<double>(), "nominal"};
   if (bpw.value("struct", json()).is_number()) return {bpw["struct"].get<double>(), "block struct"};
   double bits = number_or(f.data, "weight_bits");

@@ -5,6 +5,7 @@
 // does. Decode reads every GPU-resident byte at GPU bandwidth and every RAM-resident
 // byte at RAM bandwidth, one after the other: the time per token is their sum.
 #include "qsel/sizing/placement.h"
+#include "qsel/core/json_number.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,30 +28,30 @@ Host default_host() {
 }
 
 bool can_offload(const Record* engine, const Record& a) {
-  if (!engine || !engine->data.value("offload", json::object()).value("layers", false)) return false;
+  if (!engine || !object_field(engine->data, "offload").value("layers", false)) return false;
   return to_lower(a.str("memory_type")).find("unified") == std::string::npos;  // a described part is a discrete card
 }
 
 double head_bpw(const Record& f) {
-  const json& mix = f.data.value("mixture", json::object());
-  for (const auto& p : mix.value("promoted", json::array()))
+  const json& mix = object_field(f.data, "mixture");
+  for (const auto& p : array_field(mix, "promoted"))
     if (p.value("tensors", "").find("output") != std::string::npos || mix.value("base_tensors", "") == "experts")
       if (const GgmlType* t = find_ggml_type(p.value("type", ""))) return t->bpw();
   return 0;
 }
 
 double expert_bpw(const Record& f) {
-  const json& mix = f.data.value("mixture", json::object());
+  const json& mix = object_field(f.data, "mixture");
   if (mix.value("base_tensors", "") != "experts") return 0;
-  return f.data.value("bpw", json::object()).value("struct", 0.0);
+  return object_field(f.data, "bpw").value("struct", 0.0);
 }
 
 double embedding_bpw(const Record& f) {
-  const json& mix = f.data.value("mixture", json::object());
+  const json& mix = object_field(f.data, "mixture");
   if (mix.value("base_tensors", "") == "experts")
-    for (const auto& p : mix.value("promoted", json::array()))
+    for (const auto& p : array_field(mix, "promoted"))
       if (const GgmlType* t = find_ggml_type(p.value("type", ""))) return t->bpw();
-  const json& bpw = f.data.value("bpw", json::object());
+  const json& bpw = object_field(f.data, "bpw");
   if (bpw.value("struct", json()).is_number()) return bpw["struct"].get<double>();
   if (f.str("scheme") == "unquantized") return 16;
   return 0;
@@ -68,7 +69,7 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
   Placement p;
   p.layers = layers;
   bool experts_plan = m.moe() && m.active_experts > 0 && m.experts > m.active_experts && in.engine &&
-                      in.engine->data.value("offload", json::object()).value("experts", false);
+                      object_field(in.engine->data, "offload").value("experts", false);
   bool forced = in.force_gpu_layers >= 0 || in.force_cpu_moe >= 0;
   if (experts_plan && (!forced || in.force_cpu_moe >= 0)) {
     double per_expert = m.params_per_expert_b();  // billions

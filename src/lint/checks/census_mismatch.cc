@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
+#include "qsel/core/json_number.h"
 #include "util.h"
 
 namespace qsel::lint_checks {
@@ -36,7 +37,7 @@ bool contested(const Record& f, const std::string& id, const char* list, bool li
   if (!entries.is_array()) return false;
   for (const json& e : entries) {
     if (!e.is_object() || e.value("field", std::string()) != list || e.value("listed", !listed) != listed) continue;
-    for (const json& p : e.value("parts", json::array()))
+    for (const json& p : array_field(e, "parts"))
       if (p.is_string() && p.get<std::string>() == id) return true;
   }
   return false;

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "qsel/core/ggml_types.h"
+#include "qsel/core/json_number.h"
 #include "util.h"
 
 namespace qsel::lint_checks {
@@ -40,7 +41,7 @@ std::string shown(double v, double other) {
 }
 
 void contested(CheckContext& c, const Record& r, const GgmlType& t, const json& bpw) {
-  const json& measured = bpw.value("measured", json::array());
+  const json& measured = array_field(bpw, "measured");
   for (std::size_t i = 0; i < measured.size(); ++i) {
     double v = measured[i].value("value", t.bpw());
     if (v == t.bpw()) continue;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/pattern.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel::lint_checks {
 namespace {
@@ -45,7 +46,7 @@ void each(CheckContext& c, const Record& r) {
     for (std::size_t i = 0; log.contains("notices") && i < log["notices"].size(); ++i)
       check_one(c, r, fmt::format("/log/notices/{}/pattern", i), log["notices"][i]["pattern"]);
   }
-  const auto& ks = d.value("kernel_selection", nlohmann::json::array());
+  const auto& ks = array_field(d, "kernel_selection");
   for (std::size_t k = 0; k < ks.size(); ++k) {
     if (!ks[k].contains("log")) continue;
     const auto& ps = ks[k]["log"].value("patterns", nlohmann::json::array());

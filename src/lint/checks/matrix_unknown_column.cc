@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
+#include "qsel/core/json_number.h"
 #include "qsel/core/text.h"
 #include "util.h"
 
@@ -39,7 +40,7 @@ void check_row(CheckContext& c, const Record& r, const std::vector<std::string>&
 
 void check_record(CheckContext& c, const Record& r) {
   std::vector<std::string> columns;
-  for (const json& col : r.data.value("columns", json::array())) columns.push_back(col.value("key", ""));
+  for (const json& col : array_field(r.data, "columns")) columns.push_back(col.value("key", ""));
   const json& rows = field(r, "rows");
   for (std::size_t i = 0; rows.is_array() && i < rows.size(); ++i) check_row(c, r, columns, i);
 }

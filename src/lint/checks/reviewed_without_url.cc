@@ -1,5 +1,6 @@
 // QS027: a reviewed record cites no source a reader can open.
 #include "checks.h"
+#include "qsel/core/json_number.h"
 #include "util.h"
 
 namespace qsel::lint_checks {
@@ -20,7 +21,7 @@ sources:
      R"(Add the primary source you checked, with its `url` (and `version` or commit where it changes over time), or set `status: draft` until someone does.)"}};
 
 bool has_url(const Record& r) {
-  for (const json& s : r.data.value("sources", json::array()))
+  for (const json& s : array_field(r.data, "sources"))
     if (s.contains("url")) return true;
   return false;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
+#include "qsel/core/json_number.h"
 #include "qsel/core/citation.h"
 #include "util.h"
 
@@ -53,7 +54,7 @@ void each(CheckContext& c, const Record& r) {
   if (r.kind != Kind::Benchmark) return;
   std::string grade = r.str("grade");
   if (grade == "unverified" || grade == "derived") return;
-  for (const json& s : r.data.value("sources", json::array()))
+  for (const json& s : array_field(r.data, "sources"))
     if (s.is_object() && !census_note(s) && fixed_address(s) && s.contains("quote") && s["quote"].is_string() &&
         !s["quote"].get<std::string>().empty())
       return;

@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "qsel/graph/selector.h"
+#include "qsel/core/json_number.h"
 #include "util.h"
 
 namespace qsel::lint_checks {
@@ -36,7 +37,7 @@ bool overlap(const std::vector<const Record*>& a, const std::vector<const Record
 void check_entry(CheckContext& c, const Record& engine, std::size_t i, const json& entry) {
   const Record* kernel = c.graph().find(entry.value("kernel", ""));
   if (!kernel || kernel->kind != Kind::Kernel) return;
-  auto where = matching_targets(entry.value("when", json::object()), c.graph());
+  auto where = matching_targets(object_field(entry, "when"), c.graph());
   auto runs = matching_targets(field(*kernel, "runs_on"), c.graph());
   if (where.empty() || runs.empty() || overlap(where, runs)) return;
   c.report(engine, fmt::format("/kernel_selection/{}/kernel", i),
