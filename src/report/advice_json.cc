@@ -66,6 +66,7 @@ void memory_json(const Memory& m, ojson& j) {
                  {"activation_gb", round2(b.activation_gb)}, {"non_torch_gb", round2(b.non_torch_gb)},
                  {"cuda_graphs_gb", round2(b.cuda_graphs_gb)}, {"buffers_gb", round2(b.buffers_gb)},
                  {"for_model_gb", round2(b.for_model_gb)}, {"statement", b.statement}};
+  if (!b.cap_note.empty()) j["budget"]["cap_note"] = b.cap_note;
 }
 
 ojson advice_model_json(const ModelSpec& m) {

@@ -414,6 +414,8 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     out += bars.render(1, false);
     if (verbose && !cands.empty() && cands[0].contains("budget"))
       out += section("", {"#1: " + cands[0]["budget"]["statement"].get<std::string>()}, st);
+    else if (!cands.empty() && cands[0].contains("budget") && cands[0]["budget"].contains("cap_note"))
+      out += section("", {"#1: " + cands[0]["budget"]["cap_note"].get<std::string>()}, st);
   }
   out += "\n";
   if (!cands.empty()) {

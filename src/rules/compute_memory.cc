@@ -140,10 +140,26 @@ std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, i
       m.budget_gb += saved;
       m.budget.for_model_gb = m.budget_gb;
       m.budget.activation_gb = per_part * s / seqs;
+      m.max_num_seqs = static_cast<int>(s);
       return fmt::format("{} {:g}", flag, s);
     }
   }
   return "";
+}
+
+// An engine that takes a fraction of the device (vLLM's 0.9) can be given more where its own
+// guides say so (engine memory.fraction_raise: vLLM's recipes raise it to 0.95 "to maximize
+// KVCache"): the budget at that fraction, unless the user chose a fraction (--memory-fraction).
+std::string fraction_setting(const Deliberation& d, const Candidate& c, Memory& m, int count) {
+  if (!c.engine || d.query.memory_fraction > 0 || m.budget.kind == "whole-device") return "";
+  const json& mem = object_field(c.engine->data, "memory");
+  double to = number_or(object_field(mem, "fraction_raise"), "to");
+  if (to <= m.budget.fraction) return "";
+  Budget raised = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, *d.query.model, m.weights_gb, to);
+  if (raised.for_model_gb <= m.budget_gb) return "";
+  m.budget = raised;
+  m.budget_gb = raised.for_model_gb;
+  return fmt::format("{} {:g}", mem.value("fraction_flag", std::string("fraction")), to);
 }
 
 // A bitrate the user chooses (EXL2/EXL3 -b): the decoder layers at the largest bits per
@@ -293,6 +309,25 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
     m.fits = !m.setting.empty() && m.total_gb <= m.budget_gb;
     if (m.fits) m.notes.push_back(fmt::format("fits only with {} (the profiling peak shrinks with it): fewer concurrent "
                                               "sequences", m.setting));
+  }
+  if (!m.fits && m.budget.total_gb > 0) {  // then with the larger fraction the engine's guides allow, and fewer sequences if still short
+    const Budget before = m.budget;
+    const double before_gb = m.budget_gb;
+    std::string raised = fraction_setting(d, c, m, count);
+    if (!raised.empty() && m.total_gb > m.budget_gb) {
+      std::string seqs = seqs_setting(d, c, m, count);
+      if (!seqs.empty()) raised += " " + seqs;
+    }
+    m.fits = !raised.empty() && m.total_gb <= m.budget_gb;
+    if (m.fits) {
+      m.setting = raised;
+      m.notes.push_back(fmt::format("fits only with {}: {:.1f} GB of the GPU left to everything else on it (a desktop's share "
+                                    "included)", raised, (m.budget.total_gb * (1 - m.budget.fraction))));
+    } else {
+      m.budget = before;
+      m.budget_gb = before_gb;
+      m.max_num_seqs = 0;
+    }
   }
   m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
   m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";

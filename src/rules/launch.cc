@@ -155,11 +155,10 @@ void build(Deliberation& d, Candidate& c) {
   }
   if (m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1)
     b.add("memory_fraction", {{"{fraction}", number(m.budget.fraction)}});
-  if (!m.setting.empty()) {
-    // The serving setting the fit needs ("--max-num-seqs 16"): the sequences template with its number.
-    auto space = m.setting.rfind(' ');
-    std::string n = space == std::string::npos ? m.setting : m.setting.substr(space + 1);
-    if (!b.add("sequences", {{"{n}", n}})) b.words.push_back(m.setting);
+  if (m.max_num_seqs > 0) {
+    // The sequences setting the fit needs ("--max-num-seqs 16"): the sequences template with its number.
+    if (!b.add("sequences", {{"{n}", std::to_string(m.max_num_seqs)}}))
+      b.words.push_back(fmt::format("{} {}", object_field(object_field(c.engine->data, "memory"), "activation_peak").value("flag", ""), m.max_num_seqs));
   }
   bool several = m.parts > 1 || m.layout.layer_gpus > 1;
   std::size_t before_layers = b.words.size();

@@ -25,6 +25,10 @@ struct Budget {
   double activation_gb = 0, non_torch_gb = 0, cuda_graphs_gb = 0, buffers_gb = 0;  // kept by the engine, per GPU
   double for_model_gb = 0;       // what weights and KV cache may use, summed over the GPUs
   std::string statement;         // one line: capacity, budget, overheads, sources
+  // On unified memory, when the OS lets the GPU use less than the part holds (a Metal working set,
+  // a GPU-visible share, what is free at boot): that share, its source and how to raise it. Empty
+  // on discrete GPUs, whose driver total differs from the label only by its reserve.
+  std::string cap_note;
 };
 
 // How one model is laid across the GPUs asked for: tensor parallel within a node, pipeline stages
@@ -66,7 +70,8 @@ struct Memory {
   int parts = 1;             // GPUs one replica uses (layout.gpus()): the budget and the weights are over these
   Layout layout;
   std::string margin_source;
-  std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
+  std::string setting;       // the serving settings the fit needs ("--gpu-memory-utilization 0.95 --max-num-seqs 16"); empty when none
+  int max_num_seqs = 0;      // the sequences setting among them (0: the engine's default)
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
   int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
