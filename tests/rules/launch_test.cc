@@ -371,3 +371,28 @@ TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code;
   REQUIRE(f.candidates.front().memory);
   CHECK(launch_runs::run_of(f.candidates.front()).find("trust-remote-code") == std::string::npos);
 }
+
+// A kernel the engine takes only when named (kernel_selection launch_flags): vllm-gaudi's GPTQ and AWQ methods answer
+// only to --quantization gptq_hpu / awq_hpu (vllm_gaudi/platform.py lists those, not gptq/awq); the printed command
+// says so, and its other words are the plugin's recorded flags. A kernel with none adds nothing.
+TEST_CASE("launch: a kernel the engine takes only when named gets its flag in the command (Gaudi GPTQ/AWQ)", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Deliberation d = launch_runs::ask_engine(g, "gaudi3", "llama-3.3-70b", 1, "vllm-gaudi");
+  int seen = 0;
+  for (const Candidate& c : d.candidates) {
+    if (!c.memory || !c.memory->fits || !c.kernel) continue;
+    std::string run = launch_runs::run_of(c);
+    INFO(c.format->id << ": " << run);
+    if (c.format->id == "gptq") {
+      CHECK(run.find(" --quantization gptq_hpu") != std::string::npos);
+      ++seen;
+    }
+    if (c.format->id == "awq") {
+      CHECK(run.find(" --quantization awq_hpu") != std::string::npos);
+      ++seen;
+    }
+    if (c.format->id == "fp8-e4m3") CHECK(run.find("--quantization") == std::string::npos);
+    CHECK(unknown_flags(*c.engine, run).empty());
+  }
+  CHECK(seen == 2);
+}
