@@ -140,6 +140,12 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
 }
 
 // The GPU, model and query lines, each wrapped under its label.
+// The title of the answer's lead, by its kind (lead_kind).
+std::string lead_title(const ojson& r) {
+  ojson kind = r.value("lead_kind", ojson());
+  return kind == "nothing-fits" ? "Nothing fits" : kind == "deprecated-engine" ? "Deprecated" : "No deployment";
+}
+
 std::string header(const ojson& r, std::size_t width) {
   const auto& a = r["accelerator"];
   const std::string pad(7, ' ');
@@ -369,7 +375,7 @@ static std::vector<std::string> command_lines(const ojson& c) {
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r, st.width) + "\n";
   if (r.contains("lead") && !r["lead"].empty())
-    out += section(r.value("lead_kind", ojson()) == "nothing-fits" ? "Nothing fits" : "No deployment", strings(r["lead"]), st) + "\n";
+    out += section(lead_title(r), strings(r["lead"]), st) + "\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
@@ -472,7 +478,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
   if (r.contains("lead") && !r["lead"].empty()) {
-    out += r.value("lead_kind", ojson()) == "nothing-fits" ? "**Nothing fits.**\n\n" : "**No deployment.**\n\n";
+    out += "**" + lead_title(r) + ".**\n\n";
     for (const auto& l : r["lead"]) out += "- " + markdown_escape(l.get<std::string>()) + "\n";
     out += "\n";
   }
