@@ -396,3 +396,17 @@ TEST_CASE("launch: a kernel the engine takes only when named gets its flag in th
   }
   CHECK(seen == 2);
 }
+
+TEST_CASE("launch: --kv-cache fp8 --engine sglang is offered and runs with its own --kv-cache-dtype flag", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  CHECK(kv_cache_flags(*g.find("sglang"), g.find("fp8-kv")) == std::string("--kv-cache-dtype fp8_e4m3"));
+  Query t = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
+  t.engines = {"sglang"};
+  t.kv_cache = "fp8";
+  Deliberation d = deliberate(g, t);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& c = d.candidates.front();
+  REQUIRE(c.memory);
+  CHECK(c.memory->kv_dtype == "fp8-kv");
+  CHECK(launch_runs::run_of(c).find(" --kv-cache-dtype fp8_e4m3") != std::string::npos);
+}
