@@ -20,6 +20,13 @@ namespace {
 // A table cell under a "GB" header.
 std::string num(const ojson& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : "-"; }
 
+// The KV cache, and beside it a hybrid model's recurrent state ("0.3 +0.2 state").
+std::string kv_cell(const ojson& c) {
+  double state = c.value("recurrent_state_gb", 0.0);
+  std::string kv = num(c.value("kv_cache_gb", ojson()));
+  return state >= 0.05 ? fmt::format("{} +{:.1f} state", kv, state) : state > 0 ? fmt::format("{} +state", kv) : kv;
+}
+
 // A capacity as its vendor labels it, and in GB where the label is binary (docs/memory.md: one unit on
 // screen, GB = 10^9 bytes; a vendor's "80 GB" of HBM is 80 GiB).
 std::string capacity(const ojson& a) {
@@ -136,7 +143,7 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
   std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() ? st.red("?") : "");
   return {rank_label(g), format_cell(cands, g),
           names_of(cands, g, "engine"), names_of(cands, g, "kernel"), path, num(c.value("weights_gb", ojson())),
-          num(c.value("kv_cache_gb", ojson())), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
+          kv_cell(c), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
 }
 
 // The GPU, model and query lines, each wrapped under its label.
@@ -194,7 +201,7 @@ Bar bar_of(const ojson& c) {
   b.sized = true;
   int tp = std::max(1, c.value("parts", 1));  // GPUs one replica spreads over
   b.weights = c["weights_gb"].get<double>() / tp;
-  b.kv = c.value("kv_cache_gb", 0.0) / tp;
+  b.kv = (c.value("kv_cache_gb", 0.0) + c.value("recurrent_state_gb", 0.0)) / tp;
   b.own = std::max(0.0, b.device - c["budget"].value("for_model_gb", 0.0) / tp);
   if (c.contains("placement") && c["placement"].is_object()) {  // part in system RAM: the GPU side drawn, the RAM side said
     double vram = c["placement"].value("vram_gb", 0.0), total = b.weights + b.kv;

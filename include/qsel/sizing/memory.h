@@ -58,6 +58,9 @@ struct LaunchCommand {
 
 struct Memory {
   double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
+  double state_gb = 0;       // a hybrid model's recurrent state (linear-attention layers) for state_sequences sequences; 0 otherwise
+  int state_sequences = 0;   // the sequences the engine keeps that state for
+  double state_bytes = 0;    // bytes per state value the engine keeps (llama.cpp f32: 4)
   Budget budget;
   double bpw = 0;
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
@@ -104,6 +107,9 @@ Bpw choose_bpw(const Record& format, const ModelSpec& model, const Graph* g = nu
 double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
 // KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
 double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
+// The recurrent state of a hybrid model's linear-attention layers (model.linear) for `sequences`
+// sequences at `bytes` per value, GB: whatever the context (0 for a model without such layers).
+double recurrent_state_gb(const ModelSpec& model, int sequences, double bytes);
 // What `count` parts give an engine for weights and KV cache, with every
 // figure the engine keeps for itself (activation peak, non-torch memory, CUDA
 // graphs, buffers). `fraction_override` (--memory-fraction) replaces the engine's
