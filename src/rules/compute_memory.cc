@@ -368,6 +368,7 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
     m.fits = !raised.empty() && m.total_gb <= m.budget_gb;
     if (m.fits) {
       m.setting = raised;
+      m.fraction_raised = true;
       m.notes.push_back(fmt::format("fits only with {}: {:.1f} GB of the GPU left to everything else on it (a desktop's share "
                                     "included)", raised, (m.budget.total_gb * (1 - m.budget.fraction))));
     } else {

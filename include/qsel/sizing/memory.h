@@ -75,6 +75,7 @@ struct Memory {
   std::string margin_source;
   std::string setting;       // the serving settings the fit needs ("--gpu-memory-utilization 0.95 --max-num-seqs 16"); empty when none
   int max_num_seqs = 0;      // the sequences setting among them (0: the engine's default)
+  bool fraction_raised = false;  // the fit needs the engine's memory fraction raised (engine memory.fraction_raise)
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
   int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
