@@ -410,3 +410,21 @@ TEST_CASE("launch: --kv-cache fp8 --engine sglang is offered and runs with its o
   CHECK(c.memory->kv_dtype == "fp8-kv");
   CHECK(launch_runs::run_of(c).find(" --kv-cache-dtype fp8_e4m3") != std::string::npos);
 }
+
+// TPU (audits 5 and 6: no command printed): the TPU plugin runs inside `vllm serve`, and every printed word is one of its
+// recorded flags, with the context the plan sized.
+TEST_CASE("launch: a TPU answer prints vLLM's serve command with the plan's context", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Deliberation d = launch_runs::ask_engine(g, "tpu-v6e", "llama-3.1-8b", 1, "vllm-tpu");
+  int printed = 0;
+  for (const Candidate& c : d.candidates) {
+    if (!c.memory || !c.memory->fits) continue;
+    std::string run = launch_runs::run_of(c);
+    INFO(c.format->id << ": " << run);
+    CHECK(run.rfind("vllm serve ", 0) == 0);
+    CHECK(run.find(" --max-model-len 8192") != std::string::npos);
+    CHECK(unknown_flags(*c.engine, run).empty());
+    ++printed;
+  }
+  CHECK(printed >= 3);
+}
