@@ -148,14 +148,7 @@ void build(Deliberation& d, Candidate& c) {
   if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
   // What the engine needs to take the kernel the plan runs on (kernel_selection launch_flags: the Gaudi plugin's GPTQ method
   // answers only to --quantization gptq_hpu).
-  if (c.kernel)
-    for (const auto& entry : array_field(c.engine->data, "kernel_selection"))
-      if (entry.value("kernel", "") == c.kernel->id && entry.contains("launch_flags") &&
-          std::find(array_field(entry, "formats").begin(), array_field(entry, "formats").end(), json(c.format->id)) !=
-              array_field(entry, "formats").end()) {
-        for (const auto& w : command_words(entry.value("launch_flags", ""))) b.words.push_back(w);
-        break;
-      }
+  for (const auto& w : command_words(c.kernel_launch_flags)) b.words.push_back(w);
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.

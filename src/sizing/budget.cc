@@ -236,9 +236,11 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   b.for_model_gb = std::max(0.0, b.for_model_gb);  // overheads past the device leave nothing, never a negative budget
   std::string who = engine ? engine->id : "no engine";
   std::string hint = raise_hint(a, t);
-  if (unified(a) && b.capacity_gb > 0 && b.total_gb < 0.98 * b.capacity_gb)
+  if (unified(a) && b.capacity_gb > 0 && b.total_gb < 0.98 * b.capacity_gb) {
+    std::string uncited = raise_hint(a, t, false);  // the hint's source is in the statement (-v)
     b.cap_note = fmt::format("the GPU may use {} of the part's {}: {}{}", gb(b.total_gb), gb(b.capacity_gb), b.total_source,
-                             raise_hint(a, t, false).empty() ? "" : "; " + raise_hint(a, t, false));  // the source: -v
+                             uncited.empty() ? "" : "; " + uncited);
+  }
   b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
                             b.fraction_source.empty() || b.kind == "whole-device" ? "" : " (" + b.fraction_source + ")",
                             kept.empty() ? "" : fmt::format("; keeps {}", fmt::join(kept, ", ")),
