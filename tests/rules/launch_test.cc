@@ -319,10 +319,12 @@ std::string run_of(const Candidate& c) {
 }
 std::string all_notes(const Candidate& c) { return fmt::format("{}", fmt::join(c.memory->notes, "\n")); }
 // --gpu GPU --count N --model MODEL --engine ENGINE, as the grid builds its queries, deliberated.
-Deliberation ask_engine(const Graph& g, const std::string& gpu, const std::string& model, int count, const std::string& engine) {
+Deliberation ask_engine(const Graph& g, const std::string& gpu, const std::string& model, int count, const std::string& engine,
+                        const std::string& kv_cache = "auto") {
   Query q = launch_grid::grid_query(g, *g.find(gpu), model);
   q.count = count;
   q.engines = {engine};
+  q.kv_cache = kv_cache;
   return deliberate(g, q);
 }
 }  // namespace launch_runs
@@ -356,10 +358,7 @@ TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code;
   REQUIRE_FALSE(d.candidates.empty());
   REQUIRE(d.candidates.front().memory);
   CHECK(launch_runs::run_of(d.candidates.front()).find(" --trust-remote-code") != std::string::npos);
-  Query t = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
-  t.engines = {"trtllm"};
-  t.kv_cache = "fp8-kv";
-  Deliberation e = deliberate(g, t);
+  Deliberation e = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-8b", 1, "trtllm", "fp8-kv");
   REQUIRE_FALSE(e.candidates.empty());
   const Candidate& c = e.candidates.front();
   REQUIRE(c.memory);
@@ -400,10 +399,7 @@ TEST_CASE("launch: a kernel the engine takes only when named gets its flag in th
 TEST_CASE("launch: --kv-cache fp8 --engine sglang is offered and runs with its own --kv-cache-dtype flag", "[rules][launch]") {
   const Graph& g = embedded_graph();
   CHECK(kv_cache_flags(*g.find("sglang"), g.find("fp8-kv")) == std::string("--kv-cache-dtype fp8_e4m3"));
-  Query t = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
-  t.engines = {"sglang"};
-  t.kv_cache = "fp8";
-  Deliberation d = deliberate(g, t);
+  Deliberation d = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-8b", 1, "sglang", "fp8");
   REQUIRE_FALSE(d.candidates.empty());
   const Candidate& c = d.candidates.front();
   REQUIRE(c.memory);

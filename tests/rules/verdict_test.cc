@@ -31,6 +31,14 @@ constexpr std::size_t kDefaultPartStride = 1;
 #endif
 std::size_t part_stride() { return std::getenv("QSEL_FULL_GRID") ? 1 : kDefaultPartStride; }
 
+// A query on one part: the part and its target, nothing else asked.
+Query on_part(const Graph& g, const std::string& part) {
+  Query q;
+  q.accelerator = g.find(part);
+  q.target = g.find(q.accelerator->str("target"));
+  return q;
+}
+
 std::set<std::string> listed(const Graph& g, ListFilters f) {
   std::set<std::string> ids;
   const auto answer = list_answer(g, Kind::Format, f, {});
@@ -118,9 +126,7 @@ TEST_CASE("verdict: a KV-cache format is judged by the engines that store their 
           "[rules][verdict]") {
   const Graph& g = embedded_graph();
   auto judge = [&](const std::string& part) {
-    Query q;
-    q.accelerator = g.find(part);
-    q.target = g.find(q.accelerator->str("target"));
+    Query q = on_part(g, part);
     q.formats = {"fp8-kv"};
     return verdict_for(deliberate(g, q), *g.find("fp8-kv"));
   };
@@ -154,9 +160,7 @@ TEST_CASE("verdict: a KV-cache format's path per engine is the attention backend
           "[rules][verdict]") {
   const Graph& g = embedded_graph();
   auto paths = [&](const std::string& part) {
-    Query q;
-    q.accelerator = g.find(part);
-    q.target = g.find(q.accelerator->str("target"));
+    Query q = on_part(g, part);
     q.formats = {"fp8-kv"};
     q.every_engine = true;
     std::map<std::string, std::pair<std::string, std::string>> out;  // engine -> (kernel, path)
@@ -195,9 +199,7 @@ TEST_CASE("verdict: a matrix yes for a whole vendor column yields to the engine'
           "[rules][verdict]") {
   const Graph& g = embedded_graph();
   auto judge = [&](const std::string& part) {
-    Query q;
-    q.accelerator = g.find(part);
-    q.target = g.find(q.accelerator->str("target"));
+    Query q = on_part(g, part);
     q.engines = {"vllm"};
     return format_verdict(g, q, *g.find("fp8-e4m3"));
   };
