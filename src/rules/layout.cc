@@ -136,7 +136,12 @@ bool tp_accepted(const LayoutAsk& a, int tp, bool ep, std::string* why) {
 
 double kv_replication(const Record* engine, const ModelSpec& m, int tp) {
   const json rule = rule_of(engine);
-  if (rule.is_null() || rule.value("kv_heads", "any") == "any" || m.attention == "mla" || m.kv_heads <= 0 || tp <= m.kv_heads) return 1;
+  if (rule.is_null() || rule.value("kv_heads", "any") == "any" || tp <= 1) return 1;
+  // MLA caches one latent vector per token, a single KV head: under tensor parallelism every GPU keeps
+  // the whole cache (SGLang's DP-attention guide: "DeepSeek models use MLA and only have one KV head.
+  // If we use tensor parallelism on 8 GPUs, it will lead to: Duplicated KV cache across all GPUs").
+  if (m.attention == "mla") return tp;
+  if (m.kv_heads <= 0 || tp <= m.kv_heads) return 1;
   return static_cast<double>(tp) / m.kv_heads;
 }
 
