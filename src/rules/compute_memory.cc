@@ -277,19 +277,25 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
                                 p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where));
 }
 
-// A serving engine's fit holds how many sequences of the query's context: the KV room (what the
-// budget leaves beside the weights, less the margin) over one sequence's cache. Fewer than the
-// concurrency asked for (--concurrency, else --batch, at least 2 on datacenter parts) is a tight fit,
-// whatever the margin. The engine pages its cache: the batch runs as far as the pool holds it, and
-// the KV cache sized is what those sequences hold at the end of the context.
+// A serving engine's fit holds how many sequences of the query's context. The engine takes all its
+// budget beside the weights for its pool (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static:
+// the fraction less weights and the profiled peak), so the count it reports is that room over one
+// sequence's cache. Whether a fit serves what was asked is read with qsel's headroom margin kept
+// free, as every fit is: several sequences asked for (--concurrency, else --batch, at least 2 on
+// datacenter parts) that the pool holds only inside the margin make the fit tight and short. One
+// sequence is the plain fit's own question (tight already when it takes the margin). The engine pages
+// its cache: the batch runs as far as the pool holds it, and the KV cache sized is what those
+// sequences hold at the end of the context.
 void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
   if (!m.fits || !paged(c) || m.kv_gb + m.state_gb <= 0) return;
   double per_kv = m.kv_gb, per_state = m.state_gb;  // one sequence of the context (size_layout)
   double per_sequence = per_kv + per_state;
-  double room = m.budget_gb - m.weights_gb - m.margin_gb;
+  double room = m.budget_gb - m.weights_gb;
   int count = m.parts * m.layout.dp;
-  int per_replica = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
+  auto held = [&](double gb) { return static_cast<int>(std::max(0.0, std::floor(gb / per_sequence))); };
+  int per_replica = held(room);
   m.sequences = per_replica * m.layout.dp;
+  m.sequences_kept = held(room - m.margin_gb) * m.layout.dp;
   m.running = std::clamp(d.query.batch, 1, std::max(1, per_replica));
   m.kv_gb = per_kv * m.running;
   m.state_gb = per_state * m.running;
@@ -301,11 +307,13 @@ void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
                                   d.query.context, per_replica, d.query.batch));
   int want = d.query.serving_concurrency();
   if (d.query.concurrency > 0 || d.query.batch > 1) m.capacity_asked = want;
-  if (m.sequences >= want) return;
-  m.capacity_short = 1.0 - static_cast<double>(m.sequences) / want;
+  if (want <= 1 || m.sequences_kept >= want) return;
+  m.capacity_short = 1.0 - static_cast<double>(m.sequences_kept) / want;
   if (m.fit == "yes") m.fit = "tight";
-  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} ({} {}{}): a tight fit for serving",
+  m.notes.push_back(fmt::format("the KV cache holds {} sequence{} of {} tokens on {} GPU{} ({} with the {:.1f} GB margin kept free; {} {}{}): "
+                                "a tight fit for serving",
                                 m.sequences, m.sequences == 1 ? "" : "s", d.query.context, count, count == 1 ? "" : "s",
+                                m.sequences_kept, m.margin_gb,
                                 d.query.concurrency > 0 || d.query.batch < want ? "--concurrency" : "--batch", want,
                                 d.query.concurrency > 0 || d.query.batch >= want ? "" : ", the default here"));
 }
@@ -334,7 +342,11 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   m.running = paged(c) ? 1 : d.query.batch;
   m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype)) * replicas;
   if (replicas > 1)
-    m.notes.push_back(fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp, model.kv_heads, replicas));
+    m.notes.push_back(model.attention == "mla"
+                          ? fmt::format("TP {} with MLA's one latent KV head: each GPU keeps the whole cache, so the KV cache is {:g}x",
+                                        layout.tp, replicas)
+                          : fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp,
+                                        model.kv_heads, replicas));
   size_state(d, c, m);
   m.total_gb = m.weights_gb + m.kv_gb + m.state_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);

@@ -96,7 +96,7 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // and a comfortable fit with it beats a tight one without.
   // A serving fit short of the sequences --concurrency asks for: the 8-bit cache is worth it when
   // its pool holds more of them, even if still short.
-  bool more_sequences = tight && c.memory->capacity_short > 0 && kv8m.fits && kv8m.sequences > c.memory->sequences;
+  bool more_sequences = tight && c.memory->capacity_short > 0 && kv8m.fits && kv8m.sequences_kept > c.memory->sequences_kept;
   // A 16-bit fit that needs the engine's memory fraction raised takes the last share of the GPU (a desktop's included);
   // an 8-bit cache that fits at the engine's own fraction is the sturdier plan.
   bool unraised = tight && c.memory->fraction_raised && kv8m.fits && !kv8m.fraction_raised && !kv8m.placement;

@@ -79,6 +79,7 @@ struct Memory {
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
   int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
+  int sequences_kept = -1;   // serving engines: what the KV room holds with the headroom margin kept free
   int capacity_asked = 0;     // sequences the user asked to serve at once (--batch or --concurrency given), else 0
   std::optional<Placement> placement;  // set when the model runs partly from system RAM
   double decode_tok_s = 0;  // bandwidth roofline ceiling, aggregate over the batch
