@@ -63,6 +63,6 @@ TEST_CASE("rows: rows are consecutive, and every shared row is a full format x e
 }
 
 TEST_CASE("rows: the table names the formats of a shared row once, with their common prefix", "[rules][rows][cli]") {
-  auto r = test::run_cli({"recommend", "--gpu", "h100-sxm", "--model-size", "70b"});
+  auto r = test::run_cli({"recommend", "--gpu", "h100-sxm", "--model-size", "70b", "--all"});
   CHECK(r.out.find("fp8 blockwise/rowwise/e4m3 (w8a8)") != std::string::npos);
 }
