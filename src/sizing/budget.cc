@@ -193,6 +193,21 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
     b.fraction = fraction_override;
     b.fraction_source = fmt::format("{:g} from --memory-fraction", fraction_override);
   }
+  // A fraction of the device's whole memory must be free when the engine starts (vLLM's worker refuses: "Free memory on
+  // device ... on startup is less than desired GPU memory utilization"). Where the GPU's figure is what is free (a Jetson
+  // at boot, --vram-free), the engine's own fraction is lowered to what that allows, and the command carries it.
+  bool free_figure = (a.data.value("gpu_free_given", false) && number_or(a.data, "gpu_free_gb") > 0) ||
+                     (t.str("platform") != "metal" && number_or(a.data, "gpu_free_gb") > 0 && !a.data.value("user_described", false));
+  if (b.kind == "fraction-of-total" && fraction_override <= 0 && free_figure && b.capacity_gb > 0 && b.total_gb < b.capacity_gb) {
+    double cap = std::floor(b.total_gb / b.capacity_gb * 100) / 100 - 0.01;
+    if (cap > 0 && b.fraction > cap) {
+      b.fraction_source = fmt::format("{} {:g}: the engine asks for its fraction of the device's whole {} and refuses to start when "
+                                      "less is free; {} free allows {:g}", mem.value("fraction_flag", std::string("fraction")), cap,
+                                      gb(b.capacity_gb), gb(b.total_gb), cap);
+      b.fraction = cap;
+      b.fraction_of_capacity = true;
+    }
+  }
   if (mem.contains("activation_peak")) {
     std::string how;
     b.activation_gb = activation_gb(mem["activation_peak"], a, b.total_gb, m, &how);
@@ -219,8 +234,9 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   double overhead = b.activation_gb + b.non_torch_gb + b.cuda_graphs_gb + b.buffers_gb;
   std::string budget;
   if (b.kind == "fraction-of-total") {
-    b.for_model_gb = n * (b.fraction * b.total_gb - overhead);
-    budget = fmt::format("{} x {} = {} per GPU", gb(b.total_gb), b.fraction, gb(b.fraction * b.total_gb));
+    double base = b.fraction_of_capacity ? b.capacity_gb : b.total_gb;
+    b.for_model_gb = n * (b.fraction * base - overhead);
+    budget = fmt::format("{} x {} = {} per GPU", gb(base), b.fraction, gb(b.fraction * base));
   } else if (b.kind == "fraction-of-free") {
     double free = n * (b.total_gb - overhead) - weights;
     b.for_model_gb = weights + b.fraction * std::max(0.0, free);

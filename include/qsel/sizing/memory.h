@@ -22,6 +22,7 @@ struct Budget {
   std::string kind = "whole-device";  // the engine's budget kind (engine memory.budget)
   double fraction = 1;           // the engine's fraction (vLLM gpu_memory_utilization, SGLang mem_fraction_static ...)
   std::string fraction_source;
+  bool fraction_of_capacity = false;  // the fraction was lowered to what is free and applies to capacity_gb (vLLM's start-up check)
   double activation_gb = 0, non_torch_gb = 0, cuda_graphs_gb = 0, buffers_gb = 0;  // kept by the engine, per GPU
   double for_model_gb = 0;       // what weights and KV cache may use, summed over the GPUs
   std::string statement;         // one line: capacity, budget, overheads, sources
