@@ -54,7 +54,8 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
   const TpSync& sync = calibration_of(d).tensor_parallel(link);
   int layers = d.query.model ? d.query.model->layers : 0;
-  if (m.forecast_tok_s > 0 && !offloaded && !m.layout.layer_split && m.layout.tp > 1 && sync.layer_s > 0 && layers > 0) {
+  bool tensor_parallel = !offloaded && !m.layout.layer_split && m.layout.tp > 1;
+  if (m.forecast_tok_s > 0 && tensor_parallel && sync.layer_s > 0 && layers > 0) {
     double step_s = m.running / m.forecast_tok_s + layers * sync.layer_s;
     m.forecast_tok_s = m.running / step_s;
     if (!sync.link.empty())
@@ -64,6 +65,23 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
       m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs, every interconnect pooled: {})",
                                         sync.layer_s * 1e6, sync.rows,
                                         link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
+  }
+  // One GPU (or an offload or layer split): every decode step also pays the engine's fixed work per
+  // layer (launches, norms, routing, sampling), fitted on the engine's own runs, else on serving
+  // engines' single-GPU runs for a serving engine (docs/performance-model.md, "A floor per token").
+  // The tensor-parallel term above already holds it.
+  // An engine with no runs of its own takes the pooled (or serving) term with the efficiency it was
+  // fitted with: the every-engine figure with the term taken out.
+  const StepFloor& floor = calibration_of(d).step_floor(c.engine->id, paged(c));
+  if (m.forecast_tok_s > 0 && !tensor_parallel && floor.layer_s > 0 && layers > 0 && (floor.efficiency <= 0 || m.efficiency.pooled)) {
+    if (floor.efficiency > 0) {
+      m.efficiency.value = offloaded && floor.offload_efficiency > 0 ? floor.offload_efficiency : floor.efficiency;
+      m.efficiency.basis += fmt::format(", {:.2f} with the per-layer term taken out", m.efficiency.value);
+      m.forecast_tok_s = ceiling * m.efficiency.value;
+    }
+    double step_s = m.running / m.forecast_tok_s + layers * floor.layer_s;
+    m.forecast_tok_s = m.running / step_s;
+    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer per step ({} runs: {})", floor.layer_s * 1e6, floor.rows, floor.source);
   }
   if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
 }

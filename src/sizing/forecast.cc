@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -74,6 +75,7 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     if (r.backend.empty() && a)
       if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
     r.measured_tok_s = number_or(s, "tok_s");
+    r.layers = number_or(s, "layers") > 0 ? static_cast<int>(number_or(s, "layers")) : model ? static_cast<int>(number_or(model->data, "layers")) : 0;
     int gpu_layers = static_cast<int>(number_or(s, "gpu_layers")), total = static_cast<int>(number_or(s, "total_layers"));
     if (total > 0 && gpu_layers < total) {
       double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
@@ -96,14 +98,25 @@ double stated_bits(const Record* f) {
   return number_or(f->data, "weight_bits");
 }
 
-std::vector<TpRow> tp_rows(const Graph& g) {
+namespace {
+
+// Batch-1 decode runs with the ceiling from the format's bits: tensor-parallel ones (single false), or
+// one-GPU runs of serving engines (single true).
+std::vector<TpRow> decode_rows(const Graph& g, bool single) {
   std::vector<TpRow> out;
   for (const Record* b : g.of_kind(Kind::Benchmark)) {
     if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
     int tp = s.contains("parallel") && s["parallel"].is_object() ? static_cast<int>(number_or(s["parallel"], "tensor")) : 0;
-    if (tp < 2) continue;
+    if (single) {
+      const Record* engine = g.find(b->str("engine"));
+      if (tp > 1 || number_or(s, "gpus") > 1 || !engine || engine->str("role") != "serving") continue;
+      if (number_or(s, "total_layers") > 0 && number_or(s, "gpu_layers") < number_or(s, "total_layers")) continue;  // offloaded
+      tp = 1;
+    } else if (tp < 2) {
+      continue;
+    }
     const Record* a = g.find(b->str("accelerator"));
     const Record* model = g.find(b->str("model_id"));
     double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
@@ -116,6 +129,9 @@ std::vector<TpRow> tp_rows(const Graph& g) {
     TpRow r;
     r.record = b;
     r.engine = b->str("engine");
+    r.backend = s.value("backend", "");
+    if (r.backend.empty() && a)
+      if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
     r.measured_tok_s = number_or(s, "tok_s");
     r.ceiling_tok_s = tp * bw / (active * bits / 8);
     r.layers = layers;
@@ -127,6 +143,11 @@ std::vector<TpRow> tp_rows(const Graph& g) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<TpRow> tp_rows(const Graph& g) { return decode_rows(g, false); }
+std::vector<TpRow> serving_rows(const Graph& g) { return decode_rows(g, true); }
 
 void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
   Efficiency all = for_engine("", "", false);
@@ -214,13 +235,161 @@ std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, co
   return out;
 }
 
-Calibration::Calibration(const std::vector<SpeedRow>& rows) {
+namespace {
+
+// A row's measured / ceiling once `layer_s` per layer is taken out of its measured step: the share of
+// the bandwidth ceiling its weight reads reached. The term may explain at most 90% of a step.
+double ratio_without(const SpeedRow& r, double layer_s) {
+  double step = 1 / r.measured_tok_s, rest = std::max(0.1 * step, step - r.layers * layer_s);
+  return (1 / r.ceiling_tok_s) / rest;
+}
+
+double predicted(const SpeedRow& r, double efficiency, double layer_s) {
+  return 1 / (1 / (efficiency * r.ceiling_tok_s) + r.layers * layer_s);
+}
+
+// One engine's efficiency groups (ENGINE|BACKEND[|offload], ENGINE[|offload]) at a per-layer term.
+std::map<std::string, std::vector<double>> engine_groups(const std::vector<const SpeedRow*>& rows, double layer_s) {
+  std::map<std::string, std::vector<double>> g;
+  for (const SpeedRow* r : rows) {
+    std::string mode = r->offload ? "|offload" : "";
+    double x = ratio_without(*r, layer_s);
+    g[r->engine + "|" + r->backend + mode].push_back(x);
+    g[r->engine + mode].push_back(x);
+  }
+  return g;
+}
+
+// The efficiency an engine's row is forecast with from its own groups, in for_engine's order.
+double engine_efficiency(const std::map<std::string, std::vector<double>>& g, const SpeedRow& r) {
+  std::vector<std::string> order = {r.engine + "|" + r.backend, r.engine};
+  if (r.offload) order.insert(order.begin(), {r.engine + "|" + r.backend + "|offload", r.engine + "|offload"});
+  for (const auto& key : order)
+    if (auto it = g.find(key); it != g.end() && static_cast<int>(it->second.size()) >= kMinRows) return median(it->second);
+  return 0;
+}
+
+// The median error of an engine's rows forecast from its own groups at `layer_s` (in-sample).
+double engine_error(const std::vector<const SpeedRow*>& rows, double layer_s) {
+  auto g = engine_groups(rows, layer_s);
+  std::vector<double> errors;
+  for (const SpeedRow* r : rows) {
+    double e = engine_efficiency(g, *r);
+    if (e > 0) errors.push_back(std::fabs(predicted(*r, e, layer_s) - r->measured_tok_s) / r->measured_tok_s);
+  }
+  return median(errors);
+}
+
+constexpr int kFloorStepUs = 2, kFloorMaxUs = 400;  // the per-layer terms searched: 0-400 us in 2 us steps
+
+}  // namespace
+
+Calibration::Calibration(const std::vector<SpeedRow>& rows, bool step_floor) {
+  std::map<std::string, std::vector<const SpeedRow*>> by_engine;
   for (const auto& r : rows) {
     std::string mode = r.offload ? "|offload" : "";
     groups_[r.engine + "|" + r.backend + mode].push_back(r.ratio());
     groups_[r.engine + mode].push_back(r.ratio());
     groups_[std::string("*") + mode].push_back(r.ratio());
+    by_engine[r.engine].push_back(&r);
   }
+  if (!step_floor) return;
+  // Every engine together (what an engine with no rows of its own falls back to): the same joint fit
+  // over all rows as one group, kept beside the plain "*" figures.
+  std::vector<SpeedRow> pooled(rows);
+  for (auto& r : pooled) r.engine = "*", r.backend = "";
+  std::vector<const SpeedRow*> pooled_ptrs;
+  for (const auto& r : pooled) pooled_ptrs.push_back(&r);
+  by_engine["\x01pooled"] = pooled_ptrs;
+  // Per engine: the per-layer term and the efficiencies fitted together — for each term searched, the
+  // efficiencies are the medians of what the rows reached with the term taken out, and the term kept
+  // is the one whose forecasts miss the engine's own rows least (median). Adopted only if that beats
+  // no term; the pooled "*" figures stay plain (the tensor-parallel and serving terms are fitted on them).
+  for (const auto& [engine, members] : by_engine) {
+    int with_layers = 0, full = 0;
+    for (const SpeedRow* r : members)
+      if (r->layers > 0 && !r->offload) ++with_layers, ++full;
+    if (with_layers < kMinRows || full < kMinRows) continue;
+    double best = 0, best_error = engine_error(members, 0);
+    for (int us = kFloorStepUs; us <= kFloorMaxUs; us += kFloorStepUs) {
+      double e = engine_error(members, us * 1e-6);
+      if (e < best_error - 1e-12) best = us * 1e-6, best_error = e;
+    }
+    if (best <= 0) continue;
+    auto fitted = engine_groups(members, best);
+    if (engine == "\x01pooled") {
+      auto med = [&](const std::string& key) { auto it = fitted.find(key); return it != fitted.end() && static_cast<int>(it->second.size()) >= kMinRows ? median(it->second) : 0.0; };
+      pooled_floor_ = {best, with_layers, "every engine's single-GPU runs", med("*"), med("*|offload")};
+      continue;
+    }
+    for (auto& [key, values] : fitted) groups_[key] = values;
+    floors_[engine] = {best, with_layers, engine + "'s own single-GPU runs"};
+  }
+}
+
+double forecast_of(const Calibration& c, const SpeedRow& r) {
+  Efficiency e = c.for_engine(r.engine, r.backend, r.offload);
+  const StepFloor& f = c.step_floor(r.engine, false);
+  double efficiency = e.value, layer_s = 0;
+  if (f.layer_s > 0 && (f.efficiency <= 0 || e.pooled)) {
+    layer_s = f.layer_s;
+    if (f.efficiency > 0) efficiency = r.offload && f.offload_efficiency > 0 ? f.offload_efficiency : f.efficiency;
+  }
+  return efficiency > 0 ? predicted(r, efficiency, layer_s) : 0;
+}
+
+const StepFloor& Calibration::step_floor(const std::string& engine, bool serving) const {
+  if (auto it = floors_.find(engine); it != floors_.end()) return it->second;
+  return serving && serving_floor_.layer_s > 0 ? serving_floor_ : pooled_floor_;
+}
+
+// The efficiency the serving term is fitted at and forecast with: the every-engine figure with the
+// pooled per-layer term taken out, else the plain every-engine figure.
+static double serving_efficiency(const Calibration& c, double* offload) {
+  const StepFloor& pooled = c.step_floor("", false);
+  if (pooled.efficiency > 0) {
+    *offload = pooled.offload_efficiency;
+    return pooled.efficiency;
+  }
+  *offload = 0;
+  double e = c.for_engine("", "", false).value;
+  return e > 0 ? e : 1;
+}
+
+void Calibration::fit_serving_floor(const std::vector<TpRow>& rows) {
+  double offload = 0, e = serving_efficiency(*this, &offload);
+  std::vector<double> per_layer;
+  for (const TpRow& r : rows) per_layer.push_back(layer_term(r, e));
+  serving_floor_ = static_cast<int>(per_layer.size()) >= kMinRows
+                       ? StepFloor{median(per_layer), static_cast<int>(per_layer.size()), "serving engines' single-GPU runs", e, offload}
+                       : StepFloor{};
+}
+
+std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
+  Calibration base(speed);
+  double offload = 0, e = serving_efficiency(base, &offload);
+  double plain = base.for_engine("", "", false).value;
+  if (plain <= 0) plain = 1;
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<TpRow> others = rows;
+    others.erase(others.begin() + static_cast<long>(i));
+    Calibration c = base;
+    c.fit_serving_floor(others);
+    const TpRow& r = rows[i];
+    double with = tp_error(r, e, c.step_floor(r.engine, true).layer_s);
+    double without = std::fabs(plain * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;  // the forecast before the term
+    for (const auto& key : {std::pair(r.engine, r.backend), std::pair(std::string(), std::string())}) {
+      errors[key].first.push_back(without);
+      errors[key].second.push_back(with);
+    }
+  }
+  std::vector<FloorHeldOut> out;
+  for (const auto& [key, x] : errors)
+    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(x.first.size()), median(x.first), median(x.second)});
+  if (auto all = errors.find({}); all != errors.end())
+    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
+  return out;
 }
 
 Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload) const {
@@ -238,7 +407,8 @@ Efficiency Calibration::for_engine(const std::string& engine, const std::string&
   for (const auto& t : order) {
     auto it = groups_.find(t.key);
     if (it != groups_.end() && static_cast<int>(it->second.size()) >= kMinRows)
-      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : "")};
+      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : ""),
+              t.key[0] == '*'};
   }
   return {};
 }
@@ -257,28 +427,35 @@ std::vector<GroupFit> calibration_groups(const std::vector<SpeedRow>& rows) {
 }
 
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows) {
-  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
+  std::map<std::pair<std::string, std::string>, std::tuple<std::vector<double>, std::vector<double>, std::vector<double>>> errors;
   for (std::size_t i = 0; i < rows.size(); ++i) {  // leave one out: fit on every other row, predict this one
     const SpeedRow& r = rows[i];
     std::vector<SpeedRow> train;
     train.reserve(rows.size());
     for (std::size_t j = 0; j < rows.size(); ++j)
       if (j != i) train.push_back(rows[j]);
-    Efficiency e = Calibration(train).for_engine(r.engine, r.backend, r.offload);
-    if (e.value <= 0) continue;
-    double forecast = std::fabs(r.ceiling_tok_s * e.value - r.measured_tok_s) / r.measured_tok_s;
+    double rate = forecast_of(Calibration(train), r);
+    Efficiency plain = Calibration(train, /*step_floor=*/false).for_engine(r.engine, r.backend, r.offload);
+    if (rate <= 0 || plain.value <= 0) continue;
+    double forecast = std::fabs(rate - r.measured_tok_s) / r.measured_tok_s;
+    double no_floor = std::fabs(r.ceiling_tok_s * plain.value - r.measured_tok_s) / r.measured_tok_s;
     double ceiling = std::fabs(r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
     for (const auto& key : {std::pair(r.engine, r.backend + (r.offload ? ", offload" : "")), std::pair(std::string(), std::string())}) {
-      errors[key].first.push_back(forecast);
-      errors[key].second.push_back(ceiling);
+      auto& x = errors[key];
+      std::get<0>(x).push_back(forecast);
+      std::get<1>(x).push_back(ceiling);
+      std::get<2>(x).push_back(no_floor);
     }
   }
   std::vector<HeldOutGroup> out;
-  for (const auto& [key, e] : errors)
-    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(e.first.size()), median(e.first), median(e.second)});
+  auto group = [](const std::pair<std::string, std::string>& key, const std::tuple<std::vector<double>, std::vector<double>, std::vector<double>>& x) {
+    return HeldOutGroup{key.first, key.second, static_cast<int>(std::get<0>(x).size()), median(std::get<0>(x)), median(std::get<1>(x)),
+                        median(std::get<2>(x))};
+  };
+  for (const auto& [key, x] : errors)
+    if (!key.first.empty()) out.push_back(group(key, x));
   std::stable_sort(out.begin(), out.end(), [](const HeldOutGroup& a, const HeldOutGroup& b) { return a.rows > b.rows; });
-  if (auto all = errors.find({}); all != errors.end())
-    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
+  if (auto all = errors.find({}); all != errors.end()) out.push_back(group(all->first, all->second));
   return out;
 }
 
