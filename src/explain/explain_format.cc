@@ -76,10 +76,15 @@ ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv
     out.push_back(line);
   }
   if (f.str("regime") == "kv-cache")  // no weight candidate: the engines that store their cache in it here
-    for (const Record* e : kv_cache_engines(d, f))
-      out.push_back({{"engine", e->id}, {"kernel", ojson()}, {"path", kv_path},
-                     {"why", ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id, e->id)})},
-                     {"contested", false}, {"read_at", freshness_of(e->data).newest}});
+    for (const auto& p : kv_cache_paths(d, f)) {
+      ojson line = {{"engine", p.engine->id}, {"kernel", p.kernel ? ojson(p.kernel->id) : ojson()},
+                    {"path", p.kernel ? p.path : kv_path},
+                    {"why", ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id, p.engine->id),
+                                          p.why})},
+                    {"contested", false}, {"read_at", freshness_of(p.engine->data).newest}};
+      if (p.kernel && !p.kernel->str("requires").empty()) line["requires"] = p.kernel->str("requires");
+      out.push_back(line);
+    }
   for (const auto& e : d.excluded)
     if (e.format == f.id && !e.engine.empty())
       out.push_back({{"engine", e.engine}, {"kernel", ojson()}, {"path", "excluded"}, {"why", ojson::array({e.reason})},

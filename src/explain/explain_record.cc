@@ -135,7 +135,12 @@ ojson explain_model(const Graph& g, const Record& r) {
   for (long ctx : {4096L, 32768L, 131072L})
     kv.push_back({{"context", ctx}, {"kv_16bit_gb", std::round(kv_cache_gb(m, ctx, 1, 2) * 100) / 100},
                   {"kv_8bit_gb", std::round(kv_cache_gb(m, ctx, 1, 1) * 100) / 100}});
-  return {{"description", m.description}, {"weights", rows}, {"kv_cache_batch_1", kv}};
+  ojson out = {{"description", m.description}, {"weights", rows}, {"kv_cache_batch_1", kv}};
+  if (m.linear.any())  // whatever the context: per sequence, in f32 (llama.cpp) and 16-bit (vLLM's default)
+    out["recurrent_state_per_sequence"] = {{"layers", m.linear.layers},
+                                           {"f32_mib", std::round(recurrent_state_gb(m, 1, 4) * 1e9 / 1048576.0 * 100) / 100},
+                                           {"bf16_mib", std::round(recurrent_state_gb(m, 1, 2) * 1e9 / 1048576.0 * 100) / 100}};
+  return out;
 }
 
 }  // namespace

@@ -137,6 +137,32 @@ void sliding_window(const json& d, const Located& at, ModelSpec& m) {
   if (m.sliding_layers > 0) m.attention = m.sliding_layers == m.layers ? "sliding-window" : "hybrid";
 }
 
+// Gated DeltaNet hybrids (Qwen3-Next, Qwen3.5/3.6): the linear-attention layers keep a recurrent state,
+// not a KV cache. Which layers: layer_types ("linear_attention"), else every full_attention_interval-th
+// layer is full attention (transformers' Qwen3NextConfig default 4).
+void linear_attention(const json& d, const Located& at, ModelSpec& m) {
+  if (!d.contains("linear_num_value_heads") || d["linear_num_value_heads"].is_null()) return;
+  LinearAttention& la = m.linear;
+  la.value_heads = static_cast<int>(integer(d, at, "linear_num_value_heads", true));
+  la.key_heads = static_cast<int>(integer(d, at, "linear_num_key_heads", true));
+  la.key_dim = static_cast<int>(integer(d, at, "linear_key_head_dim", true));
+  la.value_dim = static_cast<int>(integer(d, at, "linear_value_head_dim", true));
+  la.conv_kernel = static_cast<int>(integer(d, at, "linear_conv_kernel_dim", false, 4));
+  if (d.contains("layer_types") && d["layer_types"].is_array()) {
+    la.layers = 0;
+    for (const auto& t : d["layer_types"]) la.layers += t == "linear_attention";
+    la.layers = std::min(la.layers, m.layers);
+  } else {
+    long interval = integer(d, at, "full_attention_interval", false, 4);
+    la.layers = static_cast<int>(m.layers - m.layers / interval);
+  }
+  if (la.layers <= 0) return;
+  m.kv_layers = m.layers - la.layers;
+  m.attention = "hybrid";
+  m.notes.push_back(fmt::format("{} of {} layers are linear attention (Gated DeltaNet): a fixed recurrent state per sequence instead "
+                                "of a KV cache; {} layers hold the KV cache", la.layers, m.layers, m.kv_layers));
+}
+
 }  // namespace
 
 ModelSpec model_from_config(const std::string& path) {
@@ -206,6 +232,7 @@ ModelSpec model_from_config_text(const std::string& text, const std::string& pat
   m.max_context = integer(d, at, "max_position_embeddings", false, 0);
   sliding_window(d, at, m);
   chunked_attention(d, at, m);
+  linear_attention(d, at, m);
   count_config_params(d, at, m);
   std::string name = string_field(d, "_name_or_path");
   std::string size = m.params_b >= 1 ? fmt::format("{:.1f}B", m.params_b) : fmt::format("{:.0f}M", m.params_b * 1000);

@@ -91,6 +91,23 @@ ModelSpec model_from_gguf(const GgufFile& g) {
     m.kv_lora_rank = rank;
     m.rope_dim = shape.optional("rope.dimension_count", 64);
   }
+  // A Gated DeltaNet hybrid (qwen3next, qwen35, qwen35moe): llama.cpp's ssm.* keys describe its linear layers
+  // (ssm.inner_size = value heads x value dim, ssm.state_size = the key dim, ssm.group_count = the key heads,
+  // ssm.time_step_rank = the value heads), and every full_attention_interval-th layer is full attention.
+  if (int interval = static_cast<int>(shape.get("full_attention_interval", 0, true)); interval > 0) {
+    int inner = static_cast<int>(shape.get("ssm.inner_size", 0, true));
+    int value_heads = shape.optional("ssm.time_step_rank", 0);
+    if (inner > 0 && value_heads > 0 && inner % value_heads == 0) {
+      m.linear.value_heads = value_heads;
+      m.linear.value_dim = inner / value_heads;
+      m.linear.key_dim = shape.optional("ssm.state_size", 0);
+      m.linear.key_heads = shape.optional("ssm.group_count", 0);
+      m.linear.conv_kernel = shape.optional("ssm.conv_kernel", 4);
+      m.linear.layers = m.layers - m.layers / interval;
+      m.kv_layers = m.layers - m.linear.layers;
+      m.attention = "hybrid";
+    }
+  }
   double total = 0, experts = 0;
   bool output = false;
   for (const auto& t : g.tensors) {

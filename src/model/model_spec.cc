@@ -139,6 +139,15 @@ ModelSpec model_from_record(const Record& r) {
     m.kv_lora_rank = int_field(d["mla"], "kv_lora_rank");
     m.rope_dim = int_field(d["mla"], "qk_rope_head_dim");
   }
+  if (d.contains("linear_attention")) {
+    const json& la = d["linear_attention"];
+    m.linear.layers = int_field(la, "layers");
+    m.linear.key_heads = int_field(la, "key_heads");
+    m.linear.value_heads = int_field(la, "value_heads");
+    m.linear.key_dim = int_field(la, "key_head_dim");
+    m.linear.value_dim = int_field(la, "value_head_dim");
+    m.linear.conv_kernel = int_field(la, "conv_kernel");
+  }
   if (d.contains("moe")) {
     m.experts = int_field(d["moe"], "experts");
     m.active_experts = int_field(d["moe"], "active_experts");

@@ -19,7 +19,9 @@ constexpr ShapeLimit kLimits[] = {
     {"v_head_dim", 1, 1 << 16},             {"q_lora_rank", 0, 1 << 20},           {"first_k_dense_replace", 0, 10000},
     {"n_shared_experts", 0, 1024},          {"num_shared_experts", 0, 1024},       {"interleave_moe_layer_step", 1, 10000},
     {"attention_chunk_size", 1, 1 << 30},   {"sliding_window", 1, 1 << 30},        {"sliding_window_pattern", 1, 10000},
-    {"max_position_embeddings", 1, 1L << 30},
+    {"max_position_embeddings", 1, 1L << 30}, {"linear_num_key_heads", 1, 1 << 16},   {"linear_num_value_heads", 1, 1 << 16},
+    {"linear_key_head_dim", 1, 1 << 16},      {"linear_value_head_dim", 1, 1 << 16}, {"linear_conv_kernel_dim", 1, 1024},
+    {"full_attention_interval", 1, 10000},
 };
 
 // llama.cpp's names (src/llama-arch.cpp, LLM_KV_*) for the values above.
@@ -42,6 +44,11 @@ constexpr std::pair<std::string_view, const char*> kGgufKeys[] = {
     {"rope.dimension_count", "qk_rope_head_dim"},
     {"attention.sliding_window", "sliding_window"},
     {"context_length", "max_position_embeddings"},
+    {"ssm.conv_kernel", "linear_conv_kernel_dim"},
+    {"ssm.state_size", "linear_key_head_dim"},
+    {"ssm.group_count", "linear_num_key_heads"},
+    {"ssm.time_step_rank", "linear_num_value_heads"},
+    {"full_attention_interval", "full_attention_interval"},
 };
 
 }  // namespace

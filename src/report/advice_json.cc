@@ -25,6 +25,10 @@ void memory_json(const Memory& m, ojson& j) {
   bool sized = m.bpw > 0;
   j["weights_gb"] = sized ? ojson(round2(m.weights_gb)) : ojson();
   j["kv_cache_gb"] = round2(m.kv_gb);
+  j["recurrent_state_gb"] = round2(m.state_gb);
+  if (m.state_gb > 0)
+    j["recurrent_state"] = {{"gb", round2(m.state_gb)}, {"sequences", m.state_sequences}, {"bytes_per_value", m.state_bytes},
+                            {"per_sequence_mib", std::round(m.state_gb / std::max(1, m.state_sequences) * 1e9 / 1048576.0 * 100) / 100}};
   j["total_gb"] = sized ? ojson(round2(m.total_gb)) : ojson();
   j["budget_gb"] = round2(m.budget_gb);
   j["fits"] = m.fits;
@@ -66,6 +70,7 @@ void memory_json(const Memory& m, ojson& j) {
                  {"activation_gb", round2(b.activation_gb)}, {"non_torch_gb", round2(b.non_torch_gb)},
                  {"cuda_graphs_gb", round2(b.cuda_graphs_gb)}, {"buffers_gb", round2(b.buffers_gb)},
                  {"for_model_gb", round2(b.for_model_gb)}, {"statement", b.statement}};
+  if (!b.cap_note.empty()) j["budget"]["cap_note"] = b.cap_note;
 }
 
 ojson advice_model_json(const ModelSpec& m) {

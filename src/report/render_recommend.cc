@@ -20,6 +20,13 @@ namespace {
 // A table cell under a "GB" header.
 std::string num(const ojson& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : "-"; }
 
+// The KV cache, and beside it a hybrid model's recurrent state ("0.3 +0.2 state").
+std::string kv_cell(const ojson& c) {
+  double state = c.value("recurrent_state_gb", 0.0);
+  std::string kv = num(c.value("kv_cache_gb", ojson()));
+  return state >= 0.05 ? fmt::format("{} +{:.1f} state", kv, state) : state > 0 ? fmt::format("{} +state", kv) : kv;
+}
+
 // A capacity as its vendor labels it, and in GB where the label is binary (docs/memory.md: one unit on
 // screen, GB = 10^9 bytes; a vendor's "80 GB" of HBM is 80 GiB).
 std::string capacity(const ojson& a) {
@@ -136,10 +143,16 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
   std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() ? st.red("?") : "");
   return {rank_label(g), format_cell(cands, g),
           names_of(cands, g, "engine"), names_of(cands, g, "kernel"), path, num(c.value("weights_gb", ojson())),
-          num(c.value("kv_cache_gb", ojson())), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
+          kv_cell(c), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};
 }
 
 // The GPU, model and query lines, each wrapped under its label.
+// The title of the answer's lead, by its kind (lead_kind).
+std::string lead_title(const ojson& r) {
+  ojson kind = r.value("lead_kind", ojson());
+  return kind == "nothing-fits" ? "Nothing fits" : kind == "deprecated-engine" ? "Deprecated" : "No deployment";
+}
+
 std::string header(const ojson& r, std::size_t width) {
   const auto& a = r["accelerator"];
   const std::string pad(7, ' ');
@@ -188,7 +201,7 @@ Bar bar_of(const ojson& c) {
   b.sized = true;
   int tp = std::max(1, c.value("parts", 1));  // GPUs one replica spreads over
   b.weights = c["weights_gb"].get<double>() / tp;
-  b.kv = c.value("kv_cache_gb", 0.0) / tp;
+  b.kv = (c.value("kv_cache_gb", 0.0) + c.value("recurrent_state_gb", 0.0)) / tp;
   b.own = std::max(0.0, b.device - c["budget"].value("for_model_gb", 0.0) / tp);
   if (c.contains("placement") && c["placement"].is_object()) {  // part in system RAM: the GPU side drawn, the RAM side said
     double vram = c["placement"].value("vram_gb", 0.0), total = b.weights + b.kv;
@@ -369,7 +382,7 @@ static std::vector<std::string> command_lines(const ojson& c) {
 std::string render_recommend_text(const ojson& r, const Style& st, std::size_t top, bool verbose) {
   std::string out = header(r, st.width) + "\n";
   if (r.contains("lead") && !r["lead"].empty())
-    out += section(r.value("lead_kind", ojson()) == "nothing-fits" ? "Nothing fits" : "No deployment", strings(r["lead"]), st) + "\n";
+    out += section(lead_title(r), strings(r["lead"]), st) + "\n";
   const auto& cands = r["candidates"];
   auto groups = groups_of(cands);
   std::size_t shown = shown_candidates(groups, top);
@@ -414,6 +427,8 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
     out += bars.render(1, false);
     if (verbose && !cands.empty() && cands[0].contains("budget"))
       out += section("", {"#1: " + cands[0]["budget"]["statement"].get<std::string>()}, st);
+    else if (!cands.empty() && cands[0].contains("budget") && cands[0]["budget"].contains("cap_note"))
+      out += section("", {"#1: " + cands[0]["budget"]["cap_note"].get<std::string>()}, st);
   }
   out += "\n";
   if (!cands.empty()) {
@@ -474,7 +489,7 @@ std::string render_recommend_markdown(const ojson& r, std::size_t top, bool verb
   out += fmt::format("- **Context**: {}, **batch**: {}, **KV cache**: {}, **objective**: {}\n\n", r["query"]["context"].get<long>(),
                      r["query"]["batch"].get<int>(), r["query"]["kv_cache"].get<std::string>(), r["query"]["objective"].get<std::string>());
   if (r.contains("lead") && !r["lead"].empty()) {
-    out += r.value("lead_kind", ojson()) == "nothing-fits" ? "**Nothing fits.**\n\n" : "**No deployment.**\n\n";
+    out += "**" + lead_title(r) + ".**\n\n";
     for (const auto& l : r["lead"]) out += "- " + markdown_escape(l.get<std::string>()) + "\n";
     out += "\n";
   }

@@ -33,6 +33,49 @@ double kv_bytes(const Graph& g, const std::string& kv_cache) {
 // A serving engine (continuous batching over a paged KV cache).
 bool paged(const Candidate& c) { return c.engine && c.engine->str("role") == "serving"; }
 
+// How the engine keeps a hybrid model's recurrent state (engine memory.recurrent_state): bytes per value
+// and the sequences it allocates the state for when its command sets no count. Not recorded: 16-bit
+// (the model's dtype) for the sequences the plan sizes.
+struct StateKeep {
+  double bytes = 2;
+  int sequences = 0;
+  bool recorded = false;
+};
+
+StateKeep state_keep(const Record* engine) {
+  StateKeep k;
+  if (!engine) return k;
+  const json& r = object_field(object_field(engine->data, "memory"), "recurrent_state");
+  if (r.empty()) return k;
+  k.recorded = true;
+  k.bytes = number_or(r, "bytes", 2);
+  if (r.value("sequences", json()).is_number_integer()) k.sequences = r["sequences"].get<int>();
+  return k;
+}
+
+// The recurrent state of a hybrid model (model.linear) for the plan: a serving engine keeps it per running
+// sequence in its pool; an engine that allocates slots up front keeps it for every slot its command opens.
+void size_state(const Deliberation& d, const Candidate& c, Memory& m) {
+  const ModelSpec& model = *d.query.model;
+  if (!model.linear.any()) return;
+  StateKeep k = state_keep(c.engine);
+  m.state_bytes = k.bytes;
+  m.state_sequences = paged(c) ? m.running : std::max(m.running, k.sequences);
+  m.state_gb = recurrent_state_gb(model, m.state_sequences, k.bytes);
+  double per_mib = recurrent_state_gb(model, 1, k.bytes) * kBytesPerGB / kBytesPerMiB;
+  std::string dtype = k.bytes == 4 ? "f32" : k.bytes == 2 ? "16-bit" : fmt::format("{:g} bytes a value", k.bytes);
+  std::string who = c.engine ? c.engine->id : "the engine";
+  m.notes.push_back(fmt::format(
+      "recurrent state: {} linear-attention layers keep {:.2f} MiB per sequence ({}{}), whatever the context; {} sequence{} "
+      "({}): {:.2f} GB beside the KV cache",
+      model.linear.layers, per_mib, dtype, k.recorded ? fmt::format(", as {} keeps it", who) : ", the model's dtype: not recorded for " + who,
+      m.state_sequences, m.state_sequences == 1 ? "" : "s",
+      paged(c) ? "per running sequence, from the KV pool"
+      : k.sequences > m.running ? fmt::format("{} allocates {} by default and the command sets no count", who, k.sequences)
+                                : "one per sequence of the batch",
+      m.state_gb));
+}
+
 // The precision a path computes in, to read the part's dense TFLOPS.
 std::string compute_precision(const Candidate& c) {
   if (c.path == "native" && !is_baseline(*c.format)) {
@@ -109,7 +152,7 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   double bw = a.data.value("memory_bandwidth_gbs", 0.0) * tp;
   double active = model.params_b > 0 ? model.active_params_b / model.params_b : 1;
   if (batch > 1 && model.params_b > 0) active = moe_read_params_b(model, batch) / model.params_b;
-  double per_step = m.weights_gb * active + m.kv_gb;  // bytes read per decode step, GB
+  double per_step = m.weights_gb * active + m.kv_gb + m.state_gb;  // bytes read per decode step, GB
   if (bw > 0 && per_step > 0) m.decode_tok_s = batch * bw / per_step;
   const json& tf = object_field(a.data, "tflops");
   std::string prec = compute_precision(c);
@@ -158,10 +201,26 @@ std::string seqs_setting(const Deliberation& d, const Candidate& c, Memory& m, i
       m.budget_gb += saved;
       m.budget.for_model_gb = m.budget_gb;
       m.budget.activation_gb = per_part * s / seqs;
+      m.max_num_seqs = static_cast<int>(s);
       return fmt::format("{} {:g}", flag, s);
     }
   }
   return "";
+}
+
+// An engine that takes a fraction of the device (vLLM's 0.9) can be given more where its own
+// guides say so (engine memory.fraction_raise: vLLM's recipes raise it to 0.95 "to maximize
+// KVCache"): the budget at that fraction, unless the user chose a fraction (--memory-fraction).
+std::string fraction_setting(const Deliberation& d, const Candidate& c, Memory& m, int count) {
+  if (!c.engine || d.query.memory_fraction > 0 || m.budget.kind == "whole-device") return "";
+  const json& mem = object_field(c.engine->data, "memory");
+  double to = number_or(object_field(mem, "fraction_raise"), "to");
+  if (to <= m.budget.fraction) return "";
+  Budget raised = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, *d.query.model, m.weights_gb, to);
+  if (raised.for_model_gb <= m.budget_gb) return "";
+  m.budget = raised;
+  m.budget_gb = raised.for_model_gb;
+  return fmt::format("{} {:g}", mem.value("fraction_flag", std::string("fraction")), to);
 }
 
 // A bitrate the user chooses (EXL2/EXL3 -b): the decoder layers at the largest bits per
@@ -202,7 +261,7 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   PlacementInput in;
   in.model = &*d.query.model;
   in.weights_gb = m.weights_gb;
-  in.kv_gb = m.kv_gb;
+  in.kv_gb = m.kv_gb + m.state_gb;  // the recurrent state, like the KV cache, lives with its layer (llama-memory-recurrent.cpp dev_layer)
   in.bpw = m.bpw;
   in.embed_bpw = embedding_bpw(*c.format);
   in.head_bpw = head_bpw(*c.format);
@@ -242,15 +301,18 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
 // whatever the margin. The engine pages its cache: the batch runs as far as the pool holds it, and
 // the KV cache sized is what those sequences hold at the end of the context.
 void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
-  if (!m.fits || !paged(c) || m.kv_gb <= 0) return;
-  double per_sequence = m.kv_gb;  // one sequence of the context (size_layout)
+  if (!m.fits || !paged(c) || m.kv_gb + m.state_gb <= 0) return;
+  double per_kv = m.kv_gb, per_state = m.state_gb;  // one sequence of the context (size_layout)
+  double per_sequence = per_kv + per_state;
   double room = m.budget_gb - m.weights_gb - m.margin_gb;
   int count = m.parts * m.layout.dp;
   int per_replica = static_cast<int>(std::max(0.0, std::floor(room / per_sequence)));
   m.sequences = per_replica * m.layout.dp;
   m.running = std::clamp(d.query.batch, 1, std::max(1, per_replica));
-  m.kv_gb = per_sequence * m.running;
-  m.total_gb = m.weights_gb + m.kv_gb;
+  m.kv_gb = per_kv * m.running;
+  m.state_gb = per_state * m.running;
+  m.state_sequences = m.state_gb > 0 ? m.running : 0;
+  m.total_gb = m.weights_gb + m.kv_gb + m.state_gb;
   if (m.running < d.query.batch)
     m.notes.push_back(fmt::format("at {} tokens each, the KV pool holds {} of the {} sequences of --batch; more run at once when "
                                   "requests are shorter (the engine pages its cache and preempts when the pool fills)",
@@ -291,13 +353,14 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype)) * replicas;
   if (replicas > 1)
     m.notes.push_back(fmt::format("TP {} for {} KV heads: each GPU keeps a replica, so the KV cache is {:g}x", layout.tp, model.kv_heads, replicas));
-  m.total_gb = m.weights_gb + m.kv_gb;
+  size_state(d, c, m);
+  m.total_gb = m.weights_gb + m.kv_gb + m.state_gb;
   m.budget = engine_budget(*d.query.accelerator, *d.query.target, count, c.engine, model, m.weights_gb, d.query.memory_fraction);
   m.budget_gb = m.budget.for_model_gb;
   if (object_field(c.format->data, "bpw").contains("target")) {  // the user picks the bitrate: the largest that fits
     m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
-    choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb, m);
-    m.total_gb = m.weights_gb + m.kv_gb;
+    choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb - m.state_gb, m);
+    m.total_gb = m.weights_gb + m.kv_gb + m.state_gb;
   }
   if (c.engine && object_field(c.engine->data, "memory").value("preallocates_context", false))
     m.notes.push_back(fmt::format("{} allocates the whole context's KV cache up front", c.engine->id));
@@ -311,6 +374,26 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
     m.fits = !m.setting.empty() && m.total_gb <= m.budget_gb;
     if (m.fits) m.notes.push_back(fmt::format("fits only with {} (the profiling peak shrinks with it): fewer concurrent "
                                               "sequences", m.setting));
+  }
+  if (!m.fits && m.budget.total_gb > 0) {  // then with the larger fraction the engine's guides allow, and fewer sequences if still short
+    const Budget before = m.budget;
+    const double before_gb = m.budget_gb;
+    std::string raised = fraction_setting(d, c, m, count);
+    if (!raised.empty() && m.total_gb > m.budget_gb) {
+      std::string seqs = seqs_setting(d, c, m, count);
+      if (!seqs.empty()) raised += " " + seqs;
+    }
+    m.fits = !raised.empty() && m.total_gb <= m.budget_gb;
+    if (m.fits) {
+      m.setting = raised;
+      m.fraction_raised = true;
+      m.notes.push_back(fmt::format("fits only with {}: {:.1f} GB of the GPU left to everything else on it (a desktop's share "
+                                    "included)", raised, (m.budget.total_gb * (1 - m.budget.fraction))));
+    } else {
+      m.budget = before;
+      m.budget_gb = before_gb;
+      m.max_num_seqs = 0;
+    }
   }
   m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
   m.fit = !m.fits ? "no" : (m.setting.empty() && m.budget_gb - m.total_gb >= m.margin_gb) ? "yes" : "tight";

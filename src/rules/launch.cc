@@ -146,6 +146,9 @@ void build(Deliberation& d, Candidate& c) {
     b.add("prompt_mode", {{"{mode}", mode}});
   }
   if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
+  // What the engine needs to take the kernel the plan runs on (kernel_selection launch_flags: the Gaudi plugin's GPTQ method
+  // answers only to --quantization gptq_hpu).
+  for (const auto& w : command_words(c.kernel_launch_flags)) b.words.push_back(w);
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.
@@ -155,11 +158,10 @@ void build(Deliberation& d, Candidate& c) {
   }
   if (m.budget.kind != "whole-device" && m.budget.fraction > 0 && m.budget.fraction < 1)
     b.add("memory_fraction", {{"{fraction}", number(m.budget.fraction)}});
-  if (!m.setting.empty()) {
-    // The serving setting the fit needs ("--max-num-seqs 16"): the sequences template with its number.
-    auto space = m.setting.rfind(' ');
-    std::string n = space == std::string::npos ? m.setting : m.setting.substr(space + 1);
-    if (!b.add("sequences", {{"{n}", n}})) b.words.push_back(m.setting);
+  if (m.max_num_seqs > 0) {
+    // The sequences setting the fit needs ("--max-num-seqs 16"): the sequences template with its number.
+    if (!b.add("sequences", {{"{n}", std::to_string(m.max_num_seqs)}}))
+      b.words.push_back(fmt::format("{} {}", object_field(object_field(c.engine->data, "memory"), "activation_peak").value("flag", ""), m.max_num_seqs));
   }
   bool several = m.parts > 1 || m.layout.layer_gpus > 1;
   std::size_t before_layers = b.words.size();

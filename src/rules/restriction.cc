@@ -4,6 +4,8 @@
 // names what does run well: the answer with every engine allowed, and the GPUs of
 // this kind (--count) at which an allowed engine serves a mainline path, where the
 // machine can take more. recommend then exits 1 (docs/commands/recommend.md).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "qsel/rules/candidate_memory.h"
@@ -31,8 +33,23 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
 
 void restriction_lead(Deliberation& d) {
   if (d.candidates.empty() || !d.query.model) return;
-  std::string why = not_deployable(d, d.candidates.front());
+  const Candidate& top = d.candidates.front();
+  std::string why = not_deployable(d, top);
   if (why.empty()) return;
+  // A deprecated engine the user named (--engine) still runs the plan it fits: the answer is that plan, led by
+  // what deprecated means for it and what runs well instead. An experimental path is never a deployment.
+  bool named = top.engine && std::find(d.query.engines.begin(), d.query.engines.end(), top.engine->id) != d.query.engines.end();
+  if (named && top.maturity == "deprecated" && !rule_util::broken(top) && !top.needless_upcast) {
+    d.lead_kind = "deprecated-engine";
+    d.lead.push_back(fmt::format("{} is deprecated{}: the plan below runs, but expect no fixes for new models or drivers",
+                                 top.engine->id, top.maturity_reason.empty() ? "" : " (" + top.maturity_reason + ")"));
+    Query all = d.query;
+    all.engines.clear();
+    if (auto first = first_deployment(d, all))
+      d.lead.push_back(fmt::format("what runs well elsewhere: {} (--engine {})", rule_util::describe_candidate(*first),
+                                   first->engine ? first->engine->id : "any"));
+    return;
+  }
   d.deployable = false;
   d.lead_kind = "no-deployment";
   bool restricted = !d.query.engines.empty();

@@ -26,7 +26,7 @@ bool row_same_figures(const Candidate& a, const Candidate& b) {
   if (a.path != b.path || a.contested() != b.contested() || a.memory.has_value() != b.memory.has_value()) return false;
   if (!a.memory) return true;
   const Memory &x = *a.memory, &y = *b.memory;
-  return x.fit == y.fit && x.kv_dtype == y.kv_dtype && row_near_gb(x.weights_gb, y.weights_gb) && row_near_gb(x.kv_gb, y.kv_gb) &&
+  return x.fit == y.fit && x.kv_dtype == y.kv_dtype && row_near_gb(x.weights_gb, y.weights_gb) && row_near_gb(x.kv_gb, y.kv_gb) && row_near_gb(x.state_gb, y.state_gb) &&
          row_near_gb(x.total_gb, y.total_gb) && row_near_speed(decode_speed(x), decode_speed(y)) && (x.forecast_tok_s > 0) == (y.forecast_tok_s > 0);
 }
 

@@ -234,6 +234,7 @@ void resolve_kernels(Deliberation& d, Candidate c, std::vector<Candidate>& out) 
                                   k.kernel->id, k.path));
     else
       k.why.push_back(fmt::format("Rule 2 — on {} {} picks {} ({} path)", t.id, k.engine->id, k.kernel->id, k.path));
+    k.kernel_launch_flags = pick.entry->value("launch_flags", "");
     if (pick.entry->value("fallback", false)) {
       k.fallback_kernel = true;
       k.why.push_back(fmt::format("Rule 2 — {} is {}'s fallback for {} here: its specialised kernels do not apply on {}", k.kernel->id,

@@ -76,7 +76,7 @@ void sizing_lever(Deliberation& d) {
   for (const auto& c : d.candidates)
     if (is_gguf(*c.format) && c.memory && (!g || (g->maturity != "mainline" && c.maturity == "mainline"))) g = &c;
   if (!g) return;
-  double room = g->memory->budget_gb - g->memory->kv_gb;
+  double room = g->memory->budget_gb - g->memory->kv_gb - g->memory->state_gb;
   double bpw = room * 8 / d.query.model->params_b;
   std::vector<std::string> techniques = levers(d.graph, *g->format);
   std::sort(techniques.begin(), techniques.end());

@@ -97,13 +97,17 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // A serving fit short of the sequences --concurrency asks for: the 8-bit cache is worth it when
   // its pool holds more of them, even if still short.
   bool more_sequences = tight && c.memory->capacity_short > 0 && kv8m.fits && kv8m.sequences > c.memory->sequences;
-  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes" && !more_sequences)) return;
+  // A 16-bit fit that needs the engine's memory fraction raised takes the last share of the GPU (a desktop's included);
+  // an 8-bit cache that fits at the engine's own fraction is the sturdier plan.
+  bool unraised = tight && c.memory->fraction_raised && kv8m.fits && !kv8m.fraction_raised && !kv8m.placement;
+  if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes" && !more_sequences && !unraised)) return;
   if (speed && kv8m.placement) return;
   // A chosen bitrate: the 8-bit cache is worth it when it lets a larger published bitrate fit.
   bool larger = chosen && kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9;
   if (chosen && !speed && !larger) return;
   double lower_bpw = c.memory->bpw;
   int fewer_sequences = c.memory->sequences;
+  std::string raised_setting = c.memory->setting;
   c.rules.push_back("rule-6");
   if (!forbid.empty()) {
     c.why.push_back(fmt::format("Rule 6 — an 8-bit KV cache would fit, but never with sliding-window attention and "
@@ -118,6 +122,9 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
                                                 "each candidate its engine serves it for is compared with it", f->id, f->str("name"))
                   : offloaded ? fmt::format("Rule 6 — with the 16-bit KV cache part of the model would go to system RAM; "
                                           "with {} ({}) it all stays on the GPU", f->id, f->str("name"))
+                  : unraised && kv8m.fit != "yes"
+                      ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only with {}; with {} ({}) it fits at {}'s own "
+                                    "memory fraction", raised_setting, f->id, f->str("name"), c.engine ? c.engine->id : "the engine")
                   : more_sequences && kv8m.fit != "yes"
                       ? fmt::format("Rule 6 — with the 16-bit KV cache the pool holds {} sequence(s) of the context; with {} ({}) "
                                     "it holds {}, as a capacity measure", fewer_sequences, f->id, f->str("name"), kv8m.sequences)

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/json_number.h"
 #include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
 
@@ -31,21 +32,54 @@ std::string path_line(const Candidate& c) {
   return fmt::format("{} picks {} ({} path)", c.engine->id, c.kernel ? c.kernel->id : "an unrecorded kernel", c.path);
 }
 
+// The path the format record's own lists give on the query's parts (no attention backend recorded).
+std::string listed_kv_path(const Deliberation& d, const Record& f) {
+  const auto parts = parts_of(d);
+  const auto listed_emulated = f.strings("/emulated_support");
+  bool emulated = std::any_of(parts.begin(), parts.end(), [&](const Record* a) { return contains(listed_emulated, a->id); });
+  return listed_native(d, f) ? "native" : emulated ? "emulated" : "dequant";
+}
+
+int kv_path_rank(const std::string& path) { return path == "native" ? 0 : path == "dequant" ? 1 : path == "emulated" ? 2 : 3; }
+
+// The gate of a kernel_selection entry, as a reader would check it: its targets, capability floor, platforms.
+std::string kv_entry_gate(const nlohmann::json& entry) {
+  const auto& when = object_field(entry, "when");
+  std::vector<std::string> parts;
+  if (when.contains("targets")) parts.push_back(fmt::format("{}", fmt::join(when["targets"].get<std::vector<std::string>>(), "/")));
+  if (when.contains("min_cc")) parts.push_back(fmt::format("compute capability >= {}", when["min_cc"].dump()));
+  if (when.contains("platforms")) parts.push_back(fmt::format("{}", fmt::join(when["platforms"].get<std::vector<std::string>>(), "/")));
+  return parts.empty() ? "every target" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
 // A KV-cache format is no weight candidate: the engines that run here and store their cache in
-// it say the verdict, as Rule 6 offers it to their candidates in recommend.
+// it say the verdict, as Rule 6 offers it to their candidates in recommend. Where an engine's
+// kernel_selection names the attention backend that reads the cache here, that backend's path
+// counts (the best of them is the verdict); the format record's lists speak only when no engine
+// has a recorded backend here.
 Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
   Verdict v;
-  for (const Record* e : kv_cache_engines(d, f))
-    v.reasons.push_back(fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates)", e->id, f.id, e->id));
+  const auto paths = kv_cache_paths(d, f);
+  for (const auto& p : paths)
+    v.reasons.push_back(fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates): {}", p.engine->id, f.id,
+                                    p.engine->id, p.why));
   if (v.reasons.empty()) {
     v.value = "unknown";
     v.reasons.push_back(fmt::format("no engine record that runs on {} stores its KV cache as {}", d.query.target->id, f.id));
     return v;
   }
-  const auto parts = parts_of(d);
-  const auto listed_emulated = f.strings("/emulated_support");
-  bool emulated = std::any_of(parts.begin(), parts.end(), [&](const Record* a) { return contains(listed_emulated, a->id); });
-  v.value = listed_native(d, f) ? "native" : emulated ? "emulated" : "dequant";
+  std::string best;
+  for (const auto& p : paths)
+    if (p.kernel && (best.empty() || kv_path_rank(p.path) < kv_path_rank(best))) best = p.path;
+  if (!best.empty()) {
+    v.value = best;
+    if (best != "native" && listed_native(d, f))
+      v.reasons.push_back(fmt::format("{} lists this part in native_support (the hardware converts its 8-bit values), but the "
+                                      "attention backends the engines pick here widen the cache to 16 bits in the kernel",
+                                      f.id));
+    return v;
+  }
+  v.value = listed_kv_path(d, f);
   if (v.value != "native")
     v.reasons.push_back(fmt::format("{} does not list this part in native_support: the cache is stored in {} bits and widened "
                                     "in the attention kernel",
@@ -60,6 +94,33 @@ std::vector<const Record*> kv_cache_engines(const Deliberation& d, const Record&
   for (const Record* e : d.graph.of_kind(Kind::Engine)) {
     if (!rule_util::engine_asked(d.query, *e)) continue;
     if (rule_util::engine_runs_on(*e, *d.query.target) && contains(served_formats(*e), kv_format.id)) out.push_back(e);
+  }
+  return out;
+}
+
+std::vector<KvPath> kv_cache_paths(const Deliberation& d, const Record& kv_format) {
+  std::vector<KvPath> out;
+  const Record& t = *d.query.target;
+  for (const Record* e : kv_cache_engines(d, kv_format)) {
+    KvPath p;
+    p.engine = e;
+    auto pick = rule_util::pick_kernel(d.graph, *e, kv_format, d.query);
+    if (pick.kernel) {
+      p.kernel = pick.kernel;
+      p.entry = pick.entry;
+      bool computes = pick.kernel->str("mode") == "native" && rule_util::target_has_precisions(t, kv_format);
+      p.path = computes ? "native" : "dequant";
+      p.why = fmt::format("on {} {} picks the {} attention backend ({}; entry gated on {}) — {}", t.id, e->id, pick.kernel->id,
+                          pick.kernel->name, kv_entry_gate(*pick.entry),
+                          computes ? "it computes attention on the 8-bit values (native path)"
+                                   : "it reads the 8-bit cache and widens it to 16 bits in the kernel (dequant path)");
+    } else {
+      p.path = listed_kv_path(d, kv_format);
+      p.why = fmt::format("no kernel_selection entry of {} names an attention backend that reads a {} cache on {}; the path "
+                          "follows {}'s native/emulated lists",
+                          e->id, kv_format.id, t.id, kv_format.id);
+    }
+    out.push_back(std::move(p));
   }
   return out;
 }

@@ -156,14 +156,14 @@ namespace {
 
 // How to give the GPU more of a unified memory (the target's gpu_limit_raise), and,
 // where no budget is recorded at all, how to give qsel the real figure.
-std::string raise_hint(const Record& a, const Record& t) {
+std::string raise_hint(const Record& a, const Record& t, bool cite = true) {
   if (!unified(a) || a.data.value("user_described", false) || a.data.value("gpu_free_given", false)) return "";
   std::string hint;
   const json raise = object_field(t.data, "gpu_limit_raise");
   if (raise.is_object() && raise.contains("command")) {
     json src = object_field(raise, "source");
     std::string where = src.value("url", src.value("title", ""));
-    hint = fmt::format("to give the GPU more: `{}`{}", raise.value("command", ""), where.empty() ? "" : " (" + where + ")");
+    hint = fmt::format("to give the GPU more: `{}`{}", raise.value("command", ""), where.empty() || !cite ? "" : " (" + where + ")");
   }
   bool budgeted = number_or(a.data, "gpu_working_set_mib") > 0 || number_or(a.data, "gpu_free_gb") > 0 ||
                   number_or(a.data, "gpu_visible_gb") > 0 || (t.str("platform") == "metal" && t.data.contains("gpu_working_set"));
@@ -236,6 +236,11 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   b.for_model_gb = std::max(0.0, b.for_model_gb);  // overheads past the device leave nothing, never a negative budget
   std::string who = engine ? engine->id : "no engine";
   std::string hint = raise_hint(a, t);
+  if (unified(a) && b.capacity_gb > 0 && b.total_gb < 0.98 * b.capacity_gb) {
+    std::string uncited = raise_hint(a, t, false);  // the hint's source is in the statement (-v)
+    b.cap_note = fmt::format("the GPU may use {} of the part's {}: {}{}", gb(b.total_gb), gb(b.capacity_gb), b.total_source,
+                             uncited.empty() ? "" : "; " + uncited);
+  }
   b.statement = fmt::format("{} per part ({}); {}: {}{}{}{}{}", gb(b.total_gb), b.total_source, who, budget,
                             b.fraction_source.empty() || b.kind == "whole-device" ? "" : " (" + b.fraction_source + ")",
                             kept.empty() ? "" : fmt::format("; keeps {}", fmt::join(kept, ", ")),

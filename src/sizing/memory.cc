@@ -130,6 +130,13 @@ double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
   return (full_layers * tokens + windowed) * per_layer_token * batch / 1e9;
 }
 
+double recurrent_state_gb(const ModelSpec& m, int sequences, double bytes) {
+  // llama.cpp: per layer and cell, r = n_embd_r() = (ssm_d_conv - 1) x (ssm_d_inner + 2 x ssm_n_group x ssm_d_state) and
+  // s = n_embd_s() = ssm_d_state x ssm_d_inner values (src/llama-hparams.cpp); vLLM's gated_delta_net_state_shape the same.
+  if (!m.linear.any() || sequences <= 0) return 0;
+  return m.linear.layers * (m.linear.conv_values() + m.linear.state_values()) * bytes * sequences / 1e9;
+}
+
 }  // namespace qsel
 
 namespace qsel {

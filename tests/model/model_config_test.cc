@@ -111,3 +111,23 @@ TEST_CASE("model_config: a config whose auto_map names its own code needs the en
     "vocab_size": 1000, "intermediate_size": 512, "auto_map": {}})");
   CHECK(model_from_config(plain.string()).remote_code.empty());
 }
+
+// A Gated DeltaNet hybrid's config.json (Qwen3.5-9B's text_config shape): the linear layers keep a recurrent state,
+// not a KV cache; layer_types names them, else every full_attention_interval-th layer is full attention.
+TEST_CASE("model_config: linear_* fields make a Gated DeltaNet hybrid: its linear layers hold no KV cache", "[rules][model]") {
+  std::string cfg = R"({"architectures": ["Qwen3_5ForConditionalGeneration"], "text_config": {"num_hidden_layers": 32,
+    "hidden_size": 4096, "num_attention_heads": 16, "num_key_value_heads": 4, "head_dim": 256, "vocab_size": 248320,
+    "intermediate_size": 12288, "tie_word_embeddings": false, "full_attention_interval": 4, "linear_conv_kernel_dim": 4,
+    "linear_key_head_dim": 128, "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_value_head_dim": 128}})";
+  ModelSpec m = model_from_config_text(cfg, "config.json");
+  CHECK(m.attention == "hybrid");
+  CHECK(m.linear.layers == 24);
+  CHECK(m.kv_layers == 8);
+  CHECK(m.linear.value_heads == 32);
+  CHECK(m.linear.key_heads == 16);
+  std::string typed = qsel::test::replace_once(cfg, R"("full_attention_interval": 4)",
+                                               R"("layer_types": ["linear_attention", "full_attention", "full_attention", "linear_attention"])");
+  CHECK(model_from_config_text(typed, "config.json").linear.layers == 2);
+  CHECK_THROWS_WITH(model_from_config_text(qsel::test::replace_once(cfg, R"("linear_num_key_heads": 16)", R"("linear_num_key_heads": -1)"), "config.json"),
+                    Catch::Contains("linear_num_key_heads"));
+}

@@ -3,6 +3,8 @@
 // DeepSeek-R1 on 8 x H200 (SGLang, concurrency 8 and 64), which the batch-1 calibration never reads.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/rules/rules.h"
 #include "support/queries.h"
@@ -32,4 +34,37 @@ TEST_CASE("compute_memory: an MoE's per-sequence decode rate falls with the batc
   // Published: 78.1 tok/s per user at concurrency 8, 28.9 at 64 (speed-sglang-h200-x8-deepseek-r1-0528-*-inferencex).
   CHECK(eight == Approx(78.1).epsilon(0.25));
   CHECK(sixty_four == Approx(28.9).epsilon(0.25));
+}
+
+// vLLM's recipes raise --gpu-memory-utilization to 0.95 "to maximize KVCache" (engine memory.fraction_raise): a checkpoint
+// that fits only there is a tight fit whose command carries the fraction (and fewer sequences if that is still short),
+// not "no deployment"; one that fits at the default keeps it; a fraction the user chose is never raised.
+TEST_CASE("compute_memory: a fit that needs the engine's raised memory fraction is tight and its command says so", "[rules][memory]") {
+  Query q = test::corpus_query("rtx-4090", "qwq-32b", {"vllm"});
+  q.context = 32768;
+  q.formats = {"awq"};
+  q.kv_cache = "fp8";
+  Deliberation d = deliberate(embedded_graph(), q);
+  REQUIRE(!d.candidates.empty());
+  const Memory& m = *d.candidates.front().memory;
+  CHECK(m.fit == "tight");
+  CHECK(m.budget.fraction == 0.95);
+  CHECK(m.setting.rfind("--gpu-memory-utilization 0.95", 0) == 0);
+  REQUIRE(!m.commands.empty());
+  bool carried = false;
+  for (const auto& c : m.commands)
+    if (c.role == "run") carried = c.text.find("--gpu-memory-utilization 0.95") != std::string::npos &&
+                                   (m.max_num_seqs == 0 || c.text.find(fmt::format("--max-num-seqs {}", m.max_num_seqs)) != std::string::npos);
+  CHECK(carried);
+
+  q.context = 8192;  // fits at the default
+  Deliberation at_default = deliberate(embedded_graph(), q);
+  CHECK(at_default.candidates.front().memory->budget.fraction == 0.9);
+  CHECK(at_default.candidates.front().memory->setting.empty());
+
+  q.context = 32768;
+  q.memory_fraction = 0.9;  // the user's choice stands
+  Deliberation chosen = deliberate(embedded_graph(), q);
+  CHECK(chosen.candidates.front().memory->fit == "no");
+  CHECK(chosen.candidates.front().memory->budget.fraction == 0.9);
 }

@@ -319,10 +319,12 @@ std::string run_of(const Candidate& c) {
 }
 std::string all_notes(const Candidate& c) { return fmt::format("{}", fmt::join(c.memory->notes, "\n")); }
 // --gpu GPU --count N --model MODEL --engine ENGINE, as the grid builds its queries, deliberated.
-Deliberation ask_engine(const Graph& g, const std::string& gpu, const std::string& model, int count, const std::string& engine) {
+Deliberation ask_engine(const Graph& g, const std::string& gpu, const std::string& model, int count, const std::string& engine,
+                        const std::string& kv_cache = "auto") {
   Query q = launch_grid::grid_query(g, *g.find(gpu), model);
   q.count = count;
   q.engines = {engine};
+  q.kv_cache = kv_cache;
   return deliberate(g, q);
 }
 }  // namespace launch_runs
@@ -356,10 +358,7 @@ TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code;
   REQUIRE_FALSE(d.candidates.empty());
   REQUIRE(d.candidates.front().memory);
   CHECK(launch_runs::run_of(d.candidates.front()).find(" --trust-remote-code") != std::string::npos);
-  Query t = launch_grid::grid_query(g, *g.find("h100-sxm"), "llama-3.1-8b");
-  t.engines = {"trtllm"};
-  t.kv_cache = "fp8-kv";
-  Deliberation e = deliberate(g, t);
+  Deliberation e = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-8b", 1, "trtllm", "fp8-kv");
   REQUIRE_FALSE(e.candidates.empty());
   const Candidate& c = e.candidates.front();
   REQUIRE(c.memory);
@@ -370,4 +369,58 @@ TEST_CASE("launch: a checkpoint that runs its own code gets --trust-remote-code;
   REQUIRE_FALSE(f.candidates.empty());
   REQUIRE(f.candidates.front().memory);
   CHECK(launch_runs::run_of(f.candidates.front()).find("trust-remote-code") == std::string::npos);
+}
+
+// A kernel the engine takes only when named (kernel_selection launch_flags): vllm-gaudi's GPTQ and AWQ methods answer
+// only to --quantization gptq_hpu / awq_hpu (vllm_gaudi/platform.py lists those, not gptq/awq); the printed command
+// says so, and its other words are the plugin's recorded flags. A kernel with none adds nothing.
+TEST_CASE("launch: a kernel the engine takes only when named gets its flag in the command (Gaudi GPTQ/AWQ)", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Deliberation d = launch_runs::ask_engine(g, "gaudi3", "llama-3.3-70b", 1, "vllm-gaudi");
+  int seen = 0;
+  for (const Candidate& c : d.candidates) {
+    if (!c.memory || !c.memory->fits || !c.kernel) continue;
+    std::string run = launch_runs::run_of(c);
+    INFO(c.format->id << ": " << run);
+    if (c.format->id == "gptq") {
+      CHECK(run.find(" --quantization gptq_hpu") != std::string::npos);
+      ++seen;
+    }
+    if (c.format->id == "awq") {
+      CHECK(run.find(" --quantization awq_hpu") != std::string::npos);
+      ++seen;
+    }
+    if (c.format->id == "fp8-e4m3") CHECK(run.find("--quantization") == std::string::npos);
+    CHECK(unknown_flags(*c.engine, run).empty());
+  }
+  CHECK(seen == 2);
+}
+
+TEST_CASE("launch: --kv-cache fp8 --engine sglang is offered and runs with its own --kv-cache-dtype flag", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  CHECK(kv_cache_flags(*g.find("sglang"), g.find("fp8-kv")) == std::string("--kv-cache-dtype fp8_e4m3"));
+  Deliberation d = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-8b", 1, "sglang", "fp8");
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& c = d.candidates.front();
+  REQUIRE(c.memory);
+  CHECK(c.memory->kv_dtype == "fp8-kv");
+  CHECK(launch_runs::run_of(c).find(" --kv-cache-dtype fp8_e4m3") != std::string::npos);
+}
+
+// TPU (audits 5 and 6: no command printed): the TPU plugin runs inside `vllm serve`, and every printed word is one of its
+// recorded flags, with the context the plan sized.
+TEST_CASE("launch: a TPU answer prints vLLM's serve command with the plan's context", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  Deliberation d = launch_runs::ask_engine(g, "tpu-v6e", "llama-3.1-8b", 1, "vllm-tpu");
+  int printed = 0;
+  for (const Candidate& c : d.candidates) {
+    if (!c.memory || !c.memory->fits) continue;
+    std::string run = launch_runs::run_of(c);
+    INFO(c.format->id << ": " << run);
+    CHECK(run.rfind("vllm serve ", 0) == 0);
+    CHECK(run.find(" --max-model-len 8192") != std::string::npos);
+    CHECK(unknown_flags(*c.engine, run).empty());
+    ++printed;
+  }
+  CHECK(printed >= 3);
 }

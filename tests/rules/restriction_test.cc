@@ -49,3 +49,21 @@ TEST_CASE("restriction: a deployment says nothing first and recommend exits 0, n
   CHECK(none.code == 1);
   CHECK(none.out.find("\nNo deployment none among the engines asked for (vllm)") != std::string::npos);
 }
+
+// Blind audit 5 #4/#15: ExLlamaV2 named with --engine. Its upstream is archived (maturity deprecated), but the EXL2 plan
+// fits and runs: the answer is that plan (exit 0), led by what deprecated means and what runs well elsewhere. Unnamed, a
+// deprecated engine never leads (it ranks after mainline paths); an experimental path stays no deployment even when named.
+TEST_CASE("restriction: a deprecated engine the user named answers with its plan, said deprecated, and exits 0", "[rules][restriction]") {
+  auto d = ask("rtx-4070-ti", "phi-4", {"exllamav2"});
+  CHECK(d.deployable);
+  CHECK(d.lead_kind == "deprecated-engine");
+  REQUIRE(d.lead.size() >= 2);
+  CHECK(d.lead[0].rfind("exllamav2 is deprecated (", 0) == 0);
+  CHECK(mentions(d.lead, "what runs well elsewhere: "));
+  auto r = test::run_cli({"recommend", "--gpu", "rtx-4070-ti", "--model", "phi-4", "--engine", "exllamav2"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\nDeprecated exllamav2 is deprecated") != std::string::npos);
+  CHECK(r.out.find("Run #1") != std::string::npos);
+  auto unnamed = ask("rtx-4070-ti", "phi-4", {});
+  CHECK(unnamed.candidates.front().maturity != "deprecated");
+}

@@ -1,5 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/rules/rules.h"
+#include "support/queries.h"
+
 #include "support/rules_mini.h"
 
 using namespace qsel;
@@ -41,4 +47,21 @@ TEST_CASE("rule6: an explicit 8-bit KV cache is warned on every candidate", "[ru
   const Candidate* c = find(d, "f-w4");
   CHECK(c->memory->kv_dtype == "f-kv8");  // named by the format record its command line selects
   CHECK(c->warnings.back().message.find("8-bit KV cache (f-kv8)") == 0);
+}
+
+// Blind audit 6 #2: Qwen's AWQ of Qwen3-32B at 16K on one RTX 4090 fits with a 16-bit cache only when vLLM's memory
+// fraction is raised to 0.95, which leaves almost nothing (and takes the desktop's share); with the FP8 cache it fits at
+// vLLM's own 0.9. Rule 6 takes the 8-bit cache then, and the command carries it instead of the raised fraction.
+TEST_CASE("rule 6: a 16-bit fit that needs the engine's memory fraction raised takes the 8-bit cache that fits without", "[rules][rule6]") {
+  Query q = test::corpus_query("rtx-4090", "qwen3-32b", {"vllm"});
+  q.context = 16384;
+  q.formats = {"awq"};
+  Deliberation d = deliberate(embedded_graph(), q);
+  REQUIRE(!d.candidates.empty());
+  const Candidate& c = d.candidates.front();
+  REQUIRE(c.memory);
+  CHECK(c.memory->kv_dtype == "fp8-kv");
+  CHECK_FALSE(c.memory->fraction_raised);
+  CHECK(c.memory->budget.fraction == 0.9);
+  CHECK(std::find(c.rules.begin(), c.rules.end(), "rule-6") != c.rules.end());
 }

@@ -31,6 +31,14 @@ constexpr std::size_t kDefaultPartStride = 1;
 #endif
 std::size_t part_stride() { return std::getenv("QSEL_FULL_GRID") ? 1 : kDefaultPartStride; }
 
+// A query on one part: the part and its target, nothing else asked.
+Query on_part(const Graph& g, const std::string& part) {
+  Query q;
+  q.accelerator = g.find(part);
+  q.target = g.find(q.accelerator->str("target"));
+  return q;
+}
+
 std::set<std::string> listed(const Graph& g, ListFilters f) {
   std::set<std::string> ids;
   const auto answer = list_answer(g, Kind::Format, f, {});
@@ -118,9 +126,7 @@ TEST_CASE("verdict: a KV-cache format is judged by the engines that store their 
           "[rules][verdict]") {
   const Graph& g = embedded_graph();
   auto judge = [&](const std::string& part) {
-    Query q;
-    q.accelerator = g.find(part);
-    q.target = g.find(q.accelerator->str("target"));
+    Query q = on_part(g, part);
     q.formats = {"fp8-kv"};
     return verdict_for(deliberate(g, q), *g.find("fp8-kv"));
   };
@@ -130,9 +136,10 @@ TEST_CASE("verdict: a KV-cache format is judged by the engines that store their 
   Verdict h100 = judge("h100-sxm");
   CHECK(h100.value == "native");
   CHECK(says(h100, "vllm stores its KV cache as fp8-kv here"));
-  Verdict a100 = judge("a100-80gb-sxm4");  // listed in emulated_support: stored in 8 bits, widened in attention
-  CHECK(a100.value == "emulated");
-  CHECK(says(a100, "widened in the attention kernel"));
+  Verdict a100 = judge("a100-80gb-sxm4");  // vLLM and SGLang read it through FlashInfer, which widens it in the kernel
+  CHECK(a100.value == "dequant");
+  CHECK(says(a100, "vllm picks the flashinfer-attn attention backend"));
+  CHECK(says(a100, "widens it to 16 bits in the kernel (dequant path)"));
   Verdict mac = judge("apple-m3-max");  // no engine that runs on Apple silicon stores an FP8 cache
   CHECK(mac.value == "unknown");
   CHECK(says(mac, "no engine record that runs on apple-m3 stores its KV cache as fp8-kv"));
@@ -149,13 +156,50 @@ TEST_CASE("verdict: a KV-cache format is judged by the engines that store their 
   CHECK(d.candidates.front().memory->kv_dtype.find("fp8") != std::string::npos);
 }
 
+TEST_CASE("verdict: a KV-cache format's path per engine is the attention backend its kernel_selection picks on the part",
+          "[rules][verdict]") {
+  const Graph& g = embedded_graph();
+  auto paths = [&](const std::string& part) {
+    Query q = on_part(g, part);
+    q.formats = {"fp8-kv"};
+    q.every_engine = true;
+    std::map<std::string, std::pair<std::string, std::string>> out;  // engine -> (kernel, path)
+    for (const auto& p : kv_cache_paths(deliberate(g, q), *g.find("fp8-kv")))
+      out[p.engine->id] = {p.kernel ? p.kernel->id : "", p.path};
+    return out;
+  };
+  // Hopper: FA3 quantizes the query and computes on FP8 in vLLM and SGLang; TRT-LLM's XQA is recorded as widening.
+  auto h100 = paths("h100-sxm");
+  CHECK(h100["vllm"] == std::pair<std::string, std::string>{"fa3-fp8-attn", "native"});
+  CHECK(h100["sglang"] == std::pair<std::string, std::string>{"fa3-fp8-attn", "native"});
+  CHECK(h100["trtllm"] == std::pair<std::string, std::string>{"trtllm-xqa", "dequant"});
+  // Ampere: FA3's FP8 path is Hopper-only, so FlashInfer reads the cache; XQA has no FP8-cache kernel below sm89.
+  auto a100 = paths("a100-80gb-sxm4");
+  CHECK(a100["vllm"] == std::pair<std::string, std::string>{"flashinfer-attn", "dequant"});
+  CHECK(a100["sglang"] == std::pair<std::string, std::string>{"flashinfer-attn", "dequant"});
+  CHECK(a100["trtllm"].first.empty());
+  // Ada: the part converts E4M3 in hardware, but the backends picked widen the cache, so the verdict is dequant.
+  auto ada = paths("rtx-4090");
+  CHECK(ada["vllm"] == std::pair<std::string, std::string>{"flashinfer-attn", "dequant"});
+  Query q;
+  q.accelerator = g.find("rtx-4090");
+  q.target = g.find("sm89");
+  CHECK(format_verdict(g, q, *g.find("fp8-kv")).value == "dequant");
+  // Blackwell SM100: vLLM's FlashInfer backend and SGLang's trtllm_mha run the TRT-LLM kernels on an FP8 query.
+  auto b200 = paths("b200");
+  CHECK(b200["vllm"] == std::pair<std::string, std::string>{"trtllm-gen-attn", "native"});
+  CHECK(b200["sglang"] == std::pair<std::string, std::string>{"trtllm-gen-attn", "native"});
+  // ROCm: vLLM's Triton backend; SGLang has no recorded backend that stores FP8 there.
+  auto mi300x = paths("mi300x");
+  CHECK(mi300x["vllm"] == std::pair<std::string, std::string>{"vllm-triton-attn", "dequant"});
+  if (mi300x.count("sglang")) CHECK(mi300x["sglang"].first.empty());
+}
+
 TEST_CASE("verdict: a matrix yes for a whole vendor column yields to the engine's own kernel, which does not run on the part",
           "[rules][verdict]") {
   const Graph& g = embedded_graph();
   auto judge = [&](const std::string& part) {
-    Query q;
-    q.accelerator = g.find(part);
-    q.target = g.find(q.accelerator->str("target"));
+    Query q = on_part(g, part);
     q.engines = {"vllm"};
     return format_verdict(g, q, *g.find("fp8-e4m3"));
   };

@@ -141,3 +141,17 @@ TEST_CASE("budget: unified-memory parts get the budget their sources give, and t
   const Record& h100 = rec("h100-sxm");
   CHECK(engine_budget(h100, target_of(h100), 1, &rec("llama-cpp"), m, 0).statement.find("give the GPU more") == std::string::npos);
 }
+
+TEST_CASE("budget: a unified-memory part's cap is said without -v; a discrete card's driver reserve is not a cap", "[rules][memory]") {
+  ModelSpec m;
+  m.vocab = 128256;
+  const Record& m4 = rec("apple-m4-max");
+  Budget mac = engine_budget(m4, target_of(m4), 1, &rec("llama-cpp"), m, 40);
+  CHECK(mac.cap_note.rfind("the GPU may use 115.4 GB of the part's 137.4 GB: Metal working set 110100 MiB", 0) == 0);
+  CHECK(mac.cap_note.find("`sudo sysctl iogpu.wired_limit_mb=<MiB>`") != std::string::npos);
+  CHECK(mac.cap_note.find("ml-explore.github.io") == std::string::npos);  // the raise's source: -v (the full budget line)
+  const Record& h100 = rec("h100-sxm");
+  CHECK(engine_budget(h100, target_of(h100), 1, &rec("vllm"), m, 16).cap_note.empty());
+  const Record& r4090 = rec("rtx-4090");
+  CHECK(engine_budget(r4090, target_of(r4090), 1, &rec("llama-cpp"), m, 16).cap_note.empty());
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/model/model_spec.h"
 #include "qsel/sizing/memory.h"
 #include "support/rules_mini.h"
 
@@ -32,6 +34,54 @@ TEST_CASE("memory: KV cache per attention kind", "[rules][memory]") {
   ModelSpec hybrid = dense;
   hybrid.kv_layers = 3;
   CHECK(kv_cache_gb(hybrid, 1000, 1, 2) == Approx(3.0 * 1000 * 2 * 2 * 100 * 2 / 1e9));
+}
+
+namespace {
+double mib(double gb) { return gb * 1e9 / 1048576.0; }
+
+// A Gated DeltaNet hybrid with llama.cpp's ssm.* metadata as a published log prints it (print_info:
+// ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_dt_rank, ssm_n_group) and full_attention_interval 4.
+ModelSpec gdn(int layers, int d_conv, int d_inner, int d_state, int dt_rank, int n_group) {
+  ModelSpec m;
+  m.layers = layers;
+  m.linear.layers = layers - layers / 4;
+  m.linear.conv_kernel = d_conv;
+  m.linear.value_heads = dt_rank;
+  m.linear.value_dim = d_inner / dt_rank;
+  m.linear.key_dim = d_state;
+  m.linear.key_heads = n_group;
+  return m;
+}
+}  // namespace
+
+// llama.cpp keeps r = (ssm_d_conv - 1) x (ssm_d_inner + 2 x ssm_n_group x ssm_d_state) and s = ssm_d_state x
+// ssm_d_inner f32 values per recurrent layer and cell (src/llama-hparams.cpp n_embd_r/n_embd_s), one cell per
+// sequence. The figures are the RS buffers of published llama-server logs (HilbertraumAI/HilbertRaum):
+//   Qwen3.5-9B, 1 seq: "RS buffer size =    50.25 MiB" ... "R (f32):    2.25 MiB, S (f32):   48.00 MiB"
+//     (eval/results/hardware/i7-8700-gtx-1070-ti-8gb-32gb/leg2-np1-verify.stderr.log, commit e5dcf934)
+//   Qwen3.5-9B, 4 seqs (llama-server's automatic -np): "size =  201.00 MiB (     4 cells,  32 layers,  4 seqs"
+//   Qwen3.5-35B-A3B, 1 seq: "RS buffer size =    62.81 MiB" ... "R (f32):    2.81 MiB, S (f32):   60.00 MiB"
+//     (eval/results/hardware/i9-9900x-rtx-3090-24gb-128gb/issue399-arch-sweep-qwen3.5-35b-a3b-ud-q4kxl.stderr.log,
+//     commit 175efe3f)
+TEST_CASE("memory: the recurrent state of a Gated DeltaNet hybrid is llama.cpp's RS buffer", "[rules][memory]") {
+  ModelSpec nine = gdn(32, 4, 4096, 128, 32, 16);
+  CHECK(mib(recurrent_state_gb(nine, 1, 4)) == Approx(50.25).margin(0.005));
+  CHECK(mib(nine.linear.layers * nine.linear.conv_values() * 4 / 1e9) == Approx(2.25).margin(0.005));
+  CHECK(mib(nine.linear.layers * nine.linear.state_values() * 4 / 1e9) == Approx(48.00).margin(0.005));
+  CHECK(mib(recurrent_state_gb(nine, 4, 4)) == Approx(201.00).margin(0.005));
+  ModelSpec moe = gdn(40, 4, 4096, 128, 32, 16);
+  CHECK(mib(recurrent_state_gb(moe, 1, 4)) == Approx(62.81).margin(0.005));
+  CHECK(mib(moe.linear.layers * moe.linear.conv_values() * 4 / 1e9) == Approx(2.81).margin(0.005));
+  // The records carry the same shape from config.json's linear_* fields.
+  ModelSpec q36 = model_from_record(*embedded_graph().find("qwen3.6-35b-a3b"));
+  CHECK(q36.linear.layers == 30);
+  CHECK(mib(recurrent_state_gb(q36, 1, 4)) == Approx(62.81).margin(0.005));
+  ModelSpec next = model_from_record(*embedded_graph().find("qwen3-next-80b-a3b"));
+  CHECK(next.linear.layers + next.kv_layers == next.layers);
+  CHECK(mib(recurrent_state_gb(next, 1, 4)) == Approx(75.375).margin(0.005));
+  // 16-bit (vLLM's default dtype) is half; a model without linear layers keeps none.
+  CHECK(recurrent_state_gb(q36, 1, 2) == Approx(recurrent_state_gb(q36, 1, 4) / 2));
+  CHECK(recurrent_state_gb(model_from_record(*mini().find("m-dense")), 4, 4) == 0);
 }
 
 TEST_CASE("memory: the engine's budget", "[rules][memory]") {

@@ -46,6 +46,20 @@ struct CheckpointFacts {
   double bpw() const { return params > 0 ? bytes * 8 / params : 0; }
 };
 
+// The linear-attention (Gated DeltaNet) layers of a hybrid model (Qwen3-Next, Qwen3.5/3.6): each keeps a
+// fixed-size recurrent state per sequence instead of a KV cache: a short-convolution state of
+// (conv_kernel - 1) x (2 x key_heads x key_dim + value_heads x value_dim) values and the delta-rule state
+// matrix of value_heads x key_dim x value_dim values (llama.cpp n_embd_r / n_embd_s, vLLM's
+// gated_delta_net_state_shape). From config.json linear_* (model `linear_attention`).
+struct LinearAttention {
+  int layers = 0;  // linear-attention layers (the rest hold the KV cache)
+  int key_heads = 0, value_heads = 0, key_dim = 0, value_dim = 0, conv_kernel = 0;
+  bool any() const { return layers > 0 && value_heads > 0 && key_dim > 0 && value_dim > 0; }
+  // Values one sequence keeps in one layer: the conv state and the delta-rule state.
+  double conv_values() const { return (conv_kernel > 1 ? conv_kernel - 1 : 0) * (2.0 * key_heads * key_dim + 1.0 * value_heads * value_dim); }
+  double state_values() const { return 1.0 * value_heads * key_dim * value_dim; }
+};
+
 struct ModelSpec {
   std::string id;            // model record id; empty for a config.json
   std::string description;   // "70B dense, reference architecture <model id> (…)"
@@ -59,6 +73,7 @@ struct ModelSpec {
   std::string attention = "gqa";  // mha | gqa | mla | sliding-window | hybrid
   int window = 0, sliding_layers = 0;
   int kv_lora_rank = 0, rope_dim = 0;
+  LinearAttention linear;          // hybrid models: the recurrent layers' state shape; empty otherwise
   int experts = 0, active_experts = 0;
   int expert_ffn = 0;              // one routed expert's FFN width (moe_intermediate_size); 0 = unknown
   double gguf_expert_bpw = 0;      // bits per weight the experts keep in every GGUF (model `gguf_experts`: MXFP4 4.25); 0 = the label's

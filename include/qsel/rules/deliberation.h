@@ -60,6 +60,7 @@ struct Candidate {
   std::string maturity = "mainline";  // mainline | experimental | plugin | deprecated (engine `maturity`)
   std::string maturity_reason;
   bool fallback_kernel = false;       // the engine reaches this kernel only after its specialised ones (kernel_selection `fallback`)
+  std::string kernel_launch_flags;    // words the engine's command needs to take this kernel (kernel_selection `launch_flags`)
   bool shipped = false;               // the format the model ships in (its primary release)
   std::string release;                // a published checkpoint in this format, when one is recorded
   bool release_official = false;      // published by the model's own publisher

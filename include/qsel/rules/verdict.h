@@ -25,6 +25,19 @@ Verdict format_verdict(const Graph& g, Query q, const Record& format);
 // The engines (of those the query allows) that run on its target and store their KV cache in
 // `kv_format` there: what a KV-cache format's verdict rests on, and whom Rule 6 offers it with.
 std::vector<const Record*> kv_cache_engines(const Deliberation& d, const Record& kv_format);
+// How one of those engines stores a KV-cache format on the query's target: the attention backend
+// its kernel_selection picks there (first entry that holds, as for weight formats) and the path
+// that backend gives — native when the kernel computes on the 8-bit values (mode native, on a
+// target with the precision), dequant when it widens them to 16 bits in the kernel. With no
+// entry that holds, `kernel` is null and the path is the one the format record's lists give.
+struct KvPath {
+  const Record* engine = nullptr;
+  const Record* kernel = nullptr;
+  const nlohmann::json* entry = nullptr;  // the kernel_selection entry picked, or null
+  std::string path;
+  std::string why;  // one line naming the backend and its gate, or saying none is recorded
+};
+std::vector<KvPath> kv_cache_paths(const Deliberation& d, const Record& kv_format);
 // The parts (accelerator records) built on the query's target, or just the query's part.
 std::vector<const Record*> parts_of(const Deliberation& d);
 

@@ -25,6 +25,10 @@ struct Budget {
   double activation_gb = 0, non_torch_gb = 0, cuda_graphs_gb = 0, buffers_gb = 0;  // kept by the engine, per GPU
   double for_model_gb = 0;       // what weights and KV cache may use, summed over the GPUs
   std::string statement;         // one line: capacity, budget, overheads, sources
+  // On unified memory, when the OS lets the GPU use less than the part holds (a Metal working set,
+  // a GPU-visible share, what is free at boot): that share, its source and how to raise it. Empty
+  // on discrete GPUs, whose driver total differs from the label only by its reserve.
+  std::string cap_note;
 };
 
 // How one model is laid across the GPUs asked for: tensor parallel within a node, pipeline stages
@@ -54,6 +58,9 @@ struct LaunchCommand {
 
 struct Memory {
   double weights_gb = 0, kv_gb = 0, total_gb = 0, budget_gb = 0;
+  double state_gb = 0;       // a hybrid model's recurrent state (linear-attention layers) for state_sequences sequences; 0 otherwise
+  int state_sequences = 0;   // the sequences the engine keeps that state for
+  double state_bytes = 0;    // bytes per state value the engine keeps (llama.cpp f32: 4)
   Budget budget;
   double bpw = 0;
   std::string bpw_source;   // "measured on <model>", "block struct", "derived: 4 + 16/128"
@@ -66,7 +73,9 @@ struct Memory {
   int parts = 1;             // GPUs one replica uses (layout.gpus()): the budget and the weights are over these
   Layout layout;
   std::string margin_source;
-  std::string setting;       // a serving setting the fit needs ("--max-num-seqs 16"); empty when none
+  std::string setting;       // the serving settings the fit needs ("--gpu-memory-utilization 0.95 --max-num-seqs 16"); empty when none
+  int max_num_seqs = 0;      // the sequences setting among them (0: the engine's default)
+  bool fraction_raised = false;  // the fit needs the engine's memory fraction raised (engine memory.fraction_raise)
   int sequences = -1;        // serving engines: sequences of the query's context the KV room holds (-1: not a serving engine)
   int running = 1;           // sequences decoded at once at the end of the context: the batch, or what the KV pool holds of it
   double capacity_short = 0; // the share of --concurrency the KV room lacks (0: none), which makes the fit tight
@@ -99,6 +108,9 @@ Bpw choose_bpw(const Record& format, const ModelSpec& model, const Graph* g = nu
 double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
 // KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
 double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
+// The recurrent state of a hybrid model's linear-attention layers (model.linear) for `sequences`
+// sequences at `bytes` per value, GB: whatever the context (0 for a model without such layers).
+double recurrent_state_gb(const ModelSpec& model, int sequences, double bytes);
 // What `count` parts give an engine for weights and KV cache, with every
 // figure the engine keeps for itself (activation peak, non-torch memory, CUDA
 // graphs, buffers). `fraction_override` (--memory-fraction) replaces the engine's
