@@ -461,7 +461,11 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
                                                                             f.value("sequences", 1))
                                                               : std::string(),
                                   f.value("measurements", 0), f.value("basis", std::string()),
-                                  f.value("efficiency", 0.0), cands[0].value("decode_ceiling_tok_s", 0.0)));
+                                  // the share of the ceiling the forecast reaches: the efficiency, less any per-layer terms
+                                  cands[0].value("decode_ceiling_tok_s", 0.0) > 0
+                                      ? f.value("decode_tok_s", 0.0) / cands[0].value("decode_ceiling_tok_s", 0.0)
+                                      : f.value("efficiency", 0.0),
+                                  cands[0].value("decode_ceiling_tok_s", 0.0)));
   }
   notes.push_back(verbose ? "tok/s = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on "
                             "this backend (docs/performance-model.md); ≤N where nothing is measured: the ceiling alone"

@@ -85,10 +85,17 @@ std::string compute_precision(const Candidate& c) {
   return "bf16";
 }
 
+// Why a backend forecasts with its engine's per-layer term over every backend, not one of its own.
+std::string pooled_floor_reason(const FloorBackend* own, const std::string& backend) {
+  if (!own) return fmt::format(": {} has fewer than {} of its own", backend, kMinFloorRows);
+  return fmt::format(": {}'s own ({:.0f} us, {} runs) predicts them no better held out", backend, own->layer_s * 1e6, own->rows);
+}
+
 // The ceiling times what the engine reaches of it on this backend (docs/performance-model.md).
 void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded) {
   if (!c.engine) return;
-  m.efficiency = calibration_of(d).for_engine(c.engine->id, c.backend.empty() ? backend_of(*d.query.target) : c.backend, offloaded);
+  std::string backend = c.backend.empty() ? backend_of(*d.query.target) : c.backend;
+  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend, offloaded);
   double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
   m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
   // Tensor parallel: every layer of every decode step also waits on its all-reduces and the
@@ -97,7 +104,8 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
   const TpSync& sync = calibration_of(d).tensor_parallel(link);
   int layers = d.query.model ? d.query.model->layers : 0;
-  if (m.forecast_tok_s > 0 && !offloaded && !m.layout.layer_split && m.layout.tp > 1 && sync.layer_s > 0 && layers > 0) {
+  bool tensor_parallel = !offloaded && !m.layout.layer_split && m.layout.tp > 1;
+  if (m.forecast_tok_s > 0 && tensor_parallel && sync.layer_s > 0 && layers > 0) {
     double step_s = m.running / m.forecast_tok_s + layers * sync.layer_s;
     m.forecast_tok_s = m.running / step_s;
     if (!sync.link.empty())
@@ -107,6 +115,28 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
       m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs, every interconnect pooled: {})",
                                         sync.layer_s * 1e6, sync.rows,
                                         link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
+  }
+  // One GPU (or an offload or layer split): every decode step also pays the engine's fixed work per
+  // layer (launches, norms, routing, sampling), fitted on the engine's own runs on this backend, else on
+  // its runs on every backend (pooled), else on serving engines' single-GPU runs for a serving engine
+  // (docs/performance-model.md, "A floor per token").
+  // The tensor-parallel term above already holds it.
+  // An engine with no runs of its own takes the pooled (or serving) term with the efficiency it was
+  // fitted with: the every-engine figure with the term taken out.
+  const StepFloor& floor = calibration_of(d).step_floor(c.engine->id, backend, paged(c));
+  if (m.forecast_tok_s > 0 && !tensor_parallel && floor.layer_s > 0 && layers > 0 && (floor.efficiency <= 0 || m.efficiency.pooled)) {
+    if (floor.efficiency > 0) {
+      m.efficiency.value = offloaded && floor.offload_efficiency > 0 ? floor.offload_efficiency : floor.efficiency;
+      m.efficiency.basis += fmt::format(", {:.2f} with the per-layer term taken out", m.efficiency.value);
+      m.forecast_tok_s = ceiling * m.efficiency.value;
+    }
+    double step_s = m.running / m.forecast_tok_s + layers * floor.layer_s;
+    m.forecast_tok_s = m.running / step_s;
+    // A term not fitted on this engine's runs on this backend says so, as a pooled efficiency does.
+    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer per step ({} runs: {}{})", floor.layer_s * 1e6, floor.rows, floor.source,
+                                      !floor.pooled            ? ""
+                                      : floor.efficiency <= 0 ? pooled_floor_reason(calibration_of(d).floor_backend(c.engine->id, backend), backend)
+                                                              : ", pooled");
   }
   if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
 }

@@ -79,6 +79,7 @@ const Calibration& calibration_of(const Deliberation& d) {
   if (!d.calibration) {
     auto c = std::make_shared<Calibration>(speed_rows(d.graph));
     c->fit_tensor_parallel(tp_rows(d.graph));
+    c->fit_serving_floor(serving_rows(d.graph));
     d.calibration = c;
   }
   return *d.calibration;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -74,6 +75,7 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     if (r.backend.empty() && a)
       if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
     r.measured_tok_s = number_or(s, "tok_s");
+    r.layers = number_or(s, "layers") > 0 ? static_cast<int>(number_or(s, "layers")) : model ? static_cast<int>(number_or(model->data, "layers")) : 0;
     int gpu_layers = static_cast<int>(number_or(s, "gpu_layers")), total = static_cast<int>(number_or(s, "total_layers"));
     if (total > 0 && gpu_layers < total) {
       double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
@@ -96,14 +98,25 @@ double stated_bits(const Record* f) {
   return number_or(f->data, "weight_bits");
 }
 
-std::vector<TpRow> tp_rows(const Graph& g) {
+namespace {
+
+// Batch-1 decode runs with the ceiling from the format's bits: tensor-parallel ones (single false), or
+// one-GPU runs of serving engines (single true).
+std::vector<TpRow> decode_rows(const Graph& g, bool single) {
   std::vector<TpRow> out;
   for (const Record* b : g.of_kind(Kind::Benchmark)) {
     if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
     int tp = s.contains("parallel") && s["parallel"].is_object() ? static_cast<int>(number_or(s["parallel"], "tensor")) : 0;
-    if (tp < 2) continue;
+    if (single) {
+      const Record* engine = g.find(b->str("engine"));
+      if (tp > 1 || number_or(s, "gpus") > 1 || !engine || engine->str("role") != "serving") continue;
+      if (number_or(s, "total_layers") > 0 && number_or(s, "gpu_layers") < number_or(s, "total_layers")) continue;  // offloaded
+      tp = 1;
+    } else if (tp < 2) {
+      continue;
+    }
     const Record* a = g.find(b->str("accelerator"));
     const Record* model = g.find(b->str("model_id"));
     double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
@@ -116,6 +129,9 @@ std::vector<TpRow> tp_rows(const Graph& g) {
     TpRow r;
     r.record = b;
     r.engine = b->str("engine");
+    r.backend = s.value("backend", "");
+    if (r.backend.empty() && a)
+      if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
     r.measured_tok_s = number_or(s, "tok_s");
     r.ceiling_tok_s = tp * bw / (active * bits / 8);
     r.layers = layers;
@@ -127,6 +143,11 @@ std::vector<TpRow> tp_rows(const Graph& g) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<TpRow> tp_rows(const Graph& g) { return decode_rows(g, false); }
+std::vector<TpRow> serving_rows(const Graph& g) { return decode_rows(g, true); }
 
 void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
   Efficiency all = for_engine("", "", false);
@@ -214,13 +235,248 @@ std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, co
   return out;
 }
 
-Calibration::Calibration(const std::vector<SpeedRow>& rows) {
+namespace {
+
+// A row's measured / ceiling once `layer_s` per layer is taken out of its measured step: the share of
+// the bandwidth ceiling its weight reads reached. The term may explain at most 90% of a step.
+double ratio_without(const SpeedRow& r, double layer_s) {
+  double step = 1 / r.measured_tok_s, rest = std::max(0.1 * step, step - r.layers * layer_s);
+  return (1 / r.ceiling_tok_s) / rest;
+}
+
+double predicted(const SpeedRow& r, double efficiency, double layer_s) {
+  return 1 / (1 / (efficiency * r.ceiling_tok_s) + r.layers * layer_s);
+}
+
+// One engine's efficiency groups (ENGINE|BACKEND[|offload], ENGINE[|offload]) at a per-layer term.
+std::map<std::string, std::vector<double>> engine_groups(const std::vector<const SpeedRow*>& rows, double layer_s) {
+  std::map<std::string, std::vector<double>> g;
+  for (const SpeedRow* r : rows) {
+    std::string mode = r->offload ? "|offload" : "";
+    double x = ratio_without(*r, layer_s);
+    g[r->engine + "|" + r->backend + mode].push_back(x);
+    g[r->engine + mode].push_back(x);
+  }
+  return g;
+}
+
+// The efficiency an engine's row is forecast with from its own groups, in for_engine's order.
+double engine_efficiency(const std::map<std::string, std::vector<double>>& g, const SpeedRow& r) {
+  std::vector<std::string> order = {r.engine + "|" + r.backend, r.engine};
+  if (r.offload) order.insert(order.begin(), {r.engine + "|" + r.backend + "|offload", r.engine + "|offload"});
+  for (const auto& key : order)
+    if (auto it = g.find(key); it != g.end() && static_cast<int>(it->second.size()) >= kMinRows) return median(it->second);
+  return 0;
+}
+
+// The median error of an engine's rows forecast from its own groups at `layer_s` (in-sample).
+double engine_error(const std::vector<const SpeedRow*>& rows, double layer_s) {
+  auto g = engine_groups(rows, layer_s);
+  std::vector<double> errors;
+  for (const SpeedRow* r : rows) {
+    double e = engine_efficiency(g, *r);
+    if (e > 0) errors.push_back(std::fabs(predicted(*r, e, layer_s) - r->measured_tok_s) / r->measured_tok_s);
+  }
+  return median(errors);
+}
+
+constexpr int kFloorStepUs = 2, kFloorMaxUs = 400;  // the per-layer terms searched: 0-400 us in 2 us steps
+
+}  // namespace
+
+// The per-layer term (0-400 us in 2 us steps, 0 first) whose forecasts miss `rows` least (median),
+// the efficiencies taken from the same rows with that term out; ties keep the smaller term.
+static double best_floor(const std::vector<const SpeedRow*>& rows) {
+  double best = 0, best_error = engine_error(rows, 0);
+  for (int us = kFloorStepUs; us <= kFloorMaxUs; us += kFloorStepUs) {
+    double e = engine_error(rows, us * 1e-6);
+    if (e < best_error - 1e-12) best = us * 1e-6, best_error = e;
+  }
+  return best;
+}
+
+namespace {
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// One engine's runs on one backend, with run `skip` left out: the efficiencies at `layer_s` (full-GPU
+// runs; offload runs, 0 with fewer than three), read as engine_efficiency reads its groups, without the
+// string-keyed groups: the adoption check below runs this some ten thousand times per fit.
+std::pair<double, double> backend_efficiencies(const std::vector<const SpeedRow*>& rows, double layer_s, std::size_t skip) {
+  std::vector<double> full, offload;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (i != skip) (rows[i]->offload ? offload : full).push_back(ratio_without(*rows[i], layer_s));
+  return {static_cast<int>(full.size()) >= kMinRows ? median(full) : 0.0, static_cast<int>(offload.size()) >= kMinRows ? median(offload) : 0.0};
+}
+
+double backend_row_error(const SpeedRow& r, std::pair<double, double> e, double layer_s) {
+  double efficiency = r.offload && e.second > 0 ? e.second : e.first;
+  return efficiency > 0 ? std::fabs(predicted(r, efficiency, layer_s) - r.measured_tok_s) / r.measured_tok_s : -1;
+}
+
+// The term (searched as best_floor does) whose forecasts miss the backend's runs, bar `skip`, least.
+double best_backend_floor(const std::vector<const SpeedRow*>& rows, std::size_t skip) {
+  double best = 0, best_error = 0;
+  for (int us = 0; us <= kFloorMaxUs; us += kFloorStepUs) {
+    double layer_s = us * 1e-6;
+    auto e = backend_efficiencies(rows, layer_s, skip);
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (i != skip)
+        if (double x = backend_row_error(*rows[i], e, layer_s); x >= 0) errors.push_back(x);
+    double m = median(errors);
+    if (us == 0 || m < best_error - 1e-12) best = layer_s, best_error = m;
+  }
+  return best;
+}
+
+}  // namespace
+
+Calibration::Calibration(const std::vector<SpeedRow>& rows, FloorFit fit) {
+  std::map<std::string, std::vector<const SpeedRow*>> by_engine;
   for (const auto& r : rows) {
     std::string mode = r.offload ? "|offload" : "";
     groups_[r.engine + "|" + r.backend + mode].push_back(r.ratio());
     groups_[r.engine + mode].push_back(r.ratio());
     groups_[std::string("*") + mode].push_back(r.ratio());
+    by_engine[r.engine].push_back(&r);
   }
+  if (fit == FloorFit::none) return;
+  // Every engine together (what an engine with no rows of its own falls back to): the same joint fit
+  // over all rows as one group, kept beside the plain "*" figures.
+  std::vector<SpeedRow> pooled(rows);
+  for (auto& r : pooled) r.engine = "*", r.backend = "";
+  std::vector<const SpeedRow*> pooled_ptrs;
+  for (const auto& r : pooled) pooled_ptrs.push_back(&r);
+  by_engine["\x01pooled"] = pooled_ptrs;
+  auto full_with_layers = [](const std::vector<const SpeedRow*>& members) {
+    return static_cast<int>(std::count_if(members.begin(), members.end(), [](const SpeedRow* r) { return r->layers > 0 && !r->offload; }));
+  };
+  // Per engine: the per-layer term and the efficiencies fitted together — for each term searched, the
+  // efficiencies are the medians of what the rows reached with the term taken out, and the term kept
+  // is the one whose forecasts miss the engine's own rows least (median). Adopted only if that beats
+  // no term; the pooled "*" figures stay plain (the tensor-parallel and serving terms are fitted on them).
+  // Per backend (FloorFit::per_backend): the same fit on the backend's own runs where it has
+  // kMinFloorRows, whose term (0 included) and efficiencies replace the engine's for that backend: the
+  // fixed work per layer is not the same where the engine replays CUDA graphs as on Metal or Vulkan.
+  for (const auto& [engine, members] : by_engine) {
+    int with_layers = full_with_layers(members);
+    if (with_layers < kMinRows) continue;
+    double best = best_floor(members);
+    if (engine == "\x01pooled") {
+      if (best <= 0) continue;
+      auto fitted = engine_groups(members, best);
+      auto med = [&](const std::string& key) { auto it = fitted.find(key); return it != fitted.end() && static_cast<int>(it->second.size()) >= kMinRows ? median(it->second) : 0.0; };
+      pooled_floor_ = {best, with_layers, "every engine's single-GPU runs", "", true, med("*"), med("*|offload")};
+      continue;
+    }
+    std::map<std::string, std::vector<const SpeedRow*>> by_backend;
+    if (fit == FloorFit::per_backend)
+      for (const SpeedRow* r : members) by_backend[r->backend].push_back(r);
+    std::map<std::string, double> own;  // backends with a term of their own
+    for (const auto& [backend, in_backend] : by_backend) {
+      FloorBackend b{engine, backend, full_with_layers(in_backend)};
+      if (b.rows < kMinFloorRows) continue;
+      b.layer_s = best_backend_floor(in_backend, kNone);
+      // Adopted only if it predicts the backend's own runs better than the engine's term over every
+      // backend: each full-GPU run held out in turn, the backend's term and efficiency fitted on its other
+      // runs, against the engine's term (fitted once, on every run) with the efficiency of the same others.
+      std::vector<double> own_errors, pooled_errors;
+      for (std::size_t i = 0; i < in_backend.size(); ++i) {
+        const SpeedRow& r = *in_backend[i];
+        if (r.offload || r.layers <= 0) continue;
+        double t = best_backend_floor(in_backend, i);
+        own_errors.push_back(backend_row_error(r, backend_efficiencies(in_backend, t, i), t));
+        pooled_errors.push_back(backend_row_error(r, backend_efficiencies(in_backend, best, i), best));
+      }
+      b.held_out_own = at_rank(own_errors, 0.5);
+      b.held_out_pooled = at_rank(pooled_errors, 0.5);
+      b.adopted = b.held_out_own < b.held_out_pooled;
+      floor_backends_.push_back(b);
+      if (!b.adopted) continue;
+      own[backend] = b.layer_s;
+      floors_[engine + "|" + backend] = {b.layer_s, b.rows, fmt::format("{}'s single-GPU runs on {}", engine, backend), backend, false};
+    }
+    if (best > 0) {
+      for (auto& [key, values] : engine_groups(members, best)) groups_[key] = values;
+      floors_[engine] = {best, with_layers, engine + "'s single-GPU runs, every backend pooled", "", true};
+    }
+    for (const auto& [backend, layer_s] : own)
+      for (auto& [key, values] : engine_groups(by_backend[backend], layer_s))
+        if (key == engine + "|" + backend || key == engine + "|" + backend + "|offload") groups_[key] = values;
+  }
+}
+
+double forecast_of(const Calibration& c, const SpeedRow& r) {
+  Efficiency e = c.for_engine(r.engine, r.backend, r.offload);
+  const StepFloor& f = c.step_floor(r.engine, r.backend, false);
+  double efficiency = e.value, layer_s = 0;
+  if (f.layer_s > 0 && (f.efficiency <= 0 || e.pooled)) {
+    layer_s = f.layer_s;
+    if (f.efficiency > 0) efficiency = r.offload && f.offload_efficiency > 0 ? f.offload_efficiency : f.efficiency;
+  }
+  return efficiency > 0 ? predicted(r, efficiency, layer_s) : 0;
+}
+
+const FloorBackend* Calibration::floor_backend(const std::string& engine, const std::string& backend) const {
+  for (const FloorBackend& b : floor_backends_)
+    if (b.engine == engine && b.backend == backend) return &b;
+  return nullptr;
+}
+
+const StepFloor& Calibration::step_floor(const std::string& engine, const std::string& backend, bool serving) const {
+  if (auto it = floors_.find(engine + "|" + backend); it != floors_.end()) return it->second;
+  if (auto it = floors_.find(engine); it != floors_.end()) return it->second;
+  return serving && serving_floor_.layer_s > 0 ? serving_floor_ : pooled_floor_;
+}
+
+// The efficiency the serving term is fitted at and forecast with: the every-engine figure with the
+// pooled per-layer term taken out, else the plain every-engine figure.
+static double serving_efficiency(const Calibration& c, double* offload) {
+  const StepFloor& pooled = c.step_floor("", "", false);
+  if (pooled.efficiency > 0) {
+    *offload = pooled.offload_efficiency;
+    return pooled.efficiency;
+  }
+  *offload = 0;
+  double e = c.for_engine("", "", false).value;
+  return e > 0 ? e : 1;
+}
+
+void Calibration::fit_serving_floor(const std::vector<TpRow>& rows) {
+  double offload = 0, e = serving_efficiency(*this, &offload);
+  std::vector<double> per_layer;
+  for (const TpRow& r : rows) per_layer.push_back(layer_term(r, e));
+  serving_floor_ = static_cast<int>(per_layer.size()) >= kMinRows
+                       ? StepFloor{median(per_layer), static_cast<int>(per_layer.size()), "serving engines' single-GPU runs", "", true, e, offload}
+                       : StepFloor{};
+}
+
+std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
+  Calibration base(speed);
+  double offload = 0, e = serving_efficiency(base, &offload);
+  double plain = base.for_engine("", "", false).value;
+  if (plain <= 0) plain = 1;
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<TpRow> others = rows;
+    others.erase(others.begin() + static_cast<long>(i));
+    Calibration c = base;
+    c.fit_serving_floor(others);
+    const TpRow& r = rows[i];
+    double with = tp_error(r, e, c.step_floor(r.engine, r.backend, true).layer_s);
+    double without = std::fabs(plain * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;  // the forecast before the term
+    for (const auto& key : {std::pair(r.engine, r.backend), std::pair(std::string(), std::string())}) {
+      errors[key].first.push_back(without);
+      errors[key].second.push_back(with);
+    }
+  }
+  std::vector<FloorHeldOut> out;
+  for (const auto& [key, x] : errors)
+    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(x.first.size()), median(x.first), median(x.second)});
+  if (auto all = errors.find({}); all != errors.end())
+    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
+  return out;
 }
 
 Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload) const {
@@ -238,7 +494,8 @@ Efficiency Calibration::for_engine(const std::string& engine, const std::string&
   for (const auto& t : order) {
     auto it = groups_.find(t.key);
     if (it != groups_.end() && static_cast<int>(it->second.size()) >= kMinRows)
-      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : "")};
+      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : ""),
+              t.key[0] == '*'};
   }
   return {};
 }
@@ -257,28 +514,39 @@ std::vector<GroupFit> calibration_groups(const std::vector<SpeedRow>& rows) {
 }
 
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows) {
-  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
-  for (std::size_t i = 0; i < rows.size(); ++i) {  // leave one out: fit on every other row, predict this one
+  struct Errors {
+    std::vector<double> forecast, ceiling, no_floor, engine_floor;
+  };
+  std::map<std::pair<std::string, std::string>, Errors> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {  // leave one out: fit on every other row (terms and efficiencies), predict this one
     const SpeedRow& r = rows[i];
     std::vector<SpeedRow> train;
     train.reserve(rows.size());
     for (std::size_t j = 0; j < rows.size(); ++j)
       if (j != i) train.push_back(rows[j]);
-    Efficiency e = Calibration(train).for_engine(r.engine, r.backend, r.offload);
-    if (e.value <= 0) continue;
-    double forecast = std::fabs(r.ceiling_tok_s * e.value - r.measured_tok_s) / r.measured_tok_s;
-    double ceiling = std::fabs(r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
+    double rate = forecast_of(Calibration(train), r);
+    double per_engine = forecast_of(Calibration(train, FloorFit::per_engine), r);
+    Efficiency plain = Calibration(train, FloorFit::none).for_engine(r.engine, r.backend, r.offload);
+    if (rate <= 0 || per_engine <= 0 || plain.value <= 0) continue;
+    auto error = [&](double x) { return std::fabs(x - r.measured_tok_s) / r.measured_tok_s; };
     for (const auto& key : {std::pair(r.engine, r.backend + (r.offload ? ", offload" : "")), std::pair(std::string(), std::string())}) {
-      errors[key].first.push_back(forecast);
-      errors[key].second.push_back(ceiling);
+      Errors& x = errors[key];
+      x.forecast.push_back(error(rate));
+      x.ceiling.push_back(error(r.ceiling_tok_s));
+      x.no_floor.push_back(error(r.ceiling_tok_s * plain.value));
+      x.engine_floor.push_back(error(per_engine));
     }
   }
   std::vector<HeldOutGroup> out;
-  for (const auto& [key, e] : errors)
-    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(e.first.size()), median(e.first), median(e.second)});
+  auto group = [](const std::pair<std::string, std::string>& key, const Errors& x) {
+    return HeldOutGroup{key.first,          key.second,           static_cast<int>(x.forecast.size()), median(x.forecast), at_rank(x.forecast, 0.9),
+                        median(x.ceiling),  median(x.no_floor),   at_rank(x.no_floor, 0.9),           median(x.engine_floor),
+                        at_rank(x.engine_floor, 0.9)};
+  };
+  for (const auto& [key, x] : errors)
+    if (!key.first.empty()) out.push_back(group(key, x));
   std::stable_sort(out.begin(), out.end(), [](const HeldOutGroup& a, const HeldOutGroup& b) { return a.rows > b.rows; });
-  if (auto all = errors.find({}); all != errors.end())
-    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
+  if (auto all = errors.find({}); all != errors.end()) out.push_back(group(all->first, all->second));
   return out;
 }
 

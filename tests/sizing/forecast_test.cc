@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -27,15 +28,60 @@ std::string calibration_table(const std::vector<SpeedRow>& rows) {
   return out;
 }
 
+std::string pct1(double x) { return fmt::format("{:.1f}%", x * 100); }
+
 std::string held_out_table(const std::vector<SpeedRow>& rows) {
-  std::string out = "| engine, backend | held-out rows | median absolute error, forecast | ceiling alone |\n|---|---|---|---|\n";
+  std::string out =
+      "| engine, backend | held-out rows | forecast (term per backend): median, p90 | one term per engine: median, p90 | "
+      "no per-layer term: median, p90 | ceiling alone: median |\n"
+      "|---|---|---|---|---|---|\n";
   for (const HeldOutGroup& h : held_out_errors(rows)) {
-    if (h.engine.empty())
-      out += fmt::format("| **all** | **{}** | **{:.1f}%** | {:.1f}% |\n", h.rows, h.forecast_error * 100, h.ceiling_error * 100);
-    else
-      out += fmt::format("| {}, {} | {} | {:.1f}% | {:.1f}% |\n", h.engine, h.backend, h.rows, h.forecast_error * 100,
-                         h.ceiling_error * 100);
+    bool all = h.engine.empty();
+    std::string name = all ? "**all**" : h.engine + ", " + h.backend, n = all ? fmt::format("**{}**", h.rows) : std::to_string(h.rows);
+    std::string forecast = pct1(h.forecast_error) + ", " + pct1(h.forecast_p90);
+    out += fmt::format("| {} | {} | {} | {}, {} | {}, {} | {} |\n", name, n, all ? "**" + forecast + "**" : forecast, pct1(h.engine_floor_error),
+                       pct1(h.engine_floor_p90), pct1(h.no_floor_error), pct1(h.no_floor_p90), pct1(h.ceiling_error));
   }
+  return out;
+}
+
+std::string floor_table(const Graph& g) {
+  auto speed = speed_rows(g);
+  Calibration c(speed);
+  c.fit_serving_floor(serving_rows(g));
+  std::string out =
+      "| engine, backend | runs with a layer count | its own term | held out inside the fit: own / the engine's | used |\n|---|---|---|---|---|\n";
+  std::map<std::pair<std::string, std::string>, int> groups;
+  for (const SpeedRow& r : speed)
+    if (!r.offload && r.layers > 0) groups[{r.engine, r.backend}]++;
+  for (const auto& [key, n] : groups) {
+    const auto& [engine, backend] = key;
+    const StepFloor& f = c.step_floor(engine, backend, false);
+    const auto& fitted = c.floor_backends();
+    auto own = std::find_if(fitted.begin(), fitted.end(), [&](const FloorBackend& b) { return b.engine == engine && b.backend == backend; });
+    std::string term = own == fitted.end() ? fmt::format("fewer than {} runs", kMinFloorRows) : fmt::format("{:.0f} us", own->layer_s * 1e6);
+    std::string held = own == fitted.end() ? "" : pct1(own->held_out_own) + " / " + pct1(own->held_out_pooled);
+    std::string used = f.efficiency > 0 ? "none: the engine's term was not adopted"
+                       : !f.pooled      ? fmt::format("{:.0f} us, its own", f.layer_s * 1e6)
+                                        : fmt::format("{:.0f} us, pooled ({}, {} runs)", f.layer_s * 1e6, f.source, f.rows);
+    out += fmt::format("| {}, {} | {} | {} | {} | {} |\n", engine, backend, n, term, held, used);
+  }
+  out += "\n| engine class | per-layer term | fitted on |\n|---|---|---|\n";
+  const StepFloor& p = c.step_floor("", "", false);
+  out += p.layer_s > 0 ? fmt::format("| every engine (an engine with no runs of its own) | {:.0f} us, with efficiency {:.3f} | {} runs ({}) |\n", p.layer_s * 1e6, p.efficiency, p.rows, p.source)
+                       : "| every engine | none | not adopted |\n";
+  const StepFloor& s = c.step_floor("", "", true);
+  out += s.layer_s > 0 ? fmt::format("| serving engines (vLLM, SGLang, TensorRT-LLM …) | {:.0f} us, with efficiency {:.3f} | {} runs ({}) |\n", s.layer_s * 1e6, s.efficiency, s.rows, s.source)
+                       : "| serving engines | none | fewer than 3 single-GPU runs |\n";
+  return out;
+}
+
+std::string serving_held_out_table(const Graph& g) {
+  std::string out = "| engine, backend | held-out runs | bandwidth x pooled efficiency alone: median | with the per-layer term: median |\n|---|---|---|---|\n";
+  for (const FloorHeldOut& h : serving_floor_held_out(speed_rows(g), serving_rows(g)))
+    out += h.engine.empty() ? fmt::format("| **all** | {} | {:.0f}% | {:.0f}% |\n", h.rows, h.without_median * 100, h.with_median * 100)
+                            : fmt::format("| {}, {} | {} | {:.0f}% | {:.0f}% |\n", h.engine, h.backend, h.rows, h.without_median * 100,
+                                          h.with_median * 100);
   return out;
 }
 
@@ -86,6 +132,134 @@ TEST_CASE("forecast: docs/performance-model.md reports the fit with and without 
   generated("calibration-with-unverified", calibration_table(speed_rows(g, true)));
   generated("held-out", held_out_table(speed_rows(g)));
   generated("held-out-with-unverified", held_out_table(speed_rows(g, true)));
+  generated("step-floor", floor_table(g));
+  generated("serving-held-out", serving_held_out_table(g));
+}
+
+TEST_CASE("forecast: the per-layer step term lowers the held-out error, and no backend with a term of its own gets worse", "[rules][forecast]") {
+  // docs/performance-model.md, "A floor per token": each row predicted from a fit on the others, with
+  // the terms (fitted inside each fit: per backend where it has kMinFloorRows runs) and without any
+  // (plain efficiencies, the model before the term). A backend with a term of its own must not be worse
+  // than before in median or 90th percentile; every row together must be better in both.
+  auto groups = held_out_errors(speed_rows(embedded_graph()));
+  for (const HeldOutGroup& h : groups) {
+    INFO((h.engine.empty() ? std::string("all") : h.engine + ", " + h.backend)
+         << ": " << h.rows << " rows, " << h.forecast_error * 100 << "% (p90 " << h.forecast_p90 * 100 << "%) with the terms, "
+         << h.no_floor_error * 100 << "% (p90 " << h.no_floor_p90 * 100 << "%) without, " << h.engine_floor_error * 100
+         << "% with one term per engine");
+    if (h.engine.empty()) {
+      CHECK(h.forecast_error < h.no_floor_error);
+      CHECK(h.forecast_p90 < h.no_floor_p90);
+      CHECK(h.forecast_error <= h.engine_floor_error);  // the terms per backend are what improved on one per engine
+    } else if (h.rows >= kMinFloorRows) {
+      CHECK(h.forecast_error <= h.no_floor_error);
+      CHECK(h.forecast_p90 <= h.no_floor_p90);
+    }
+  }
+}
+
+TEST_CASE("forecast: a backend with enough runs gets its own per-layer term, others the engine's pooled one", "[rules][forecast]") {
+  // Two backends whose runs cost 30 us and 200 us per layer beyond their bytes (kMinFloorRows runs each,
+  // 2- and 40-layer models at several speeds), and a third with three runs: each of the first two finds
+  // its own term and efficiency; the third takes the engine's term over every backend, marked pooled.
+  auto row = [](const std::string& backend, double ceiling, int layers, double efficiency, double layer_s) {
+    SpeedRow r;
+    r.engine = "e";
+    r.backend = backend;
+    r.ceiling_tok_s = ceiling;
+    r.layers = layers;
+    r.measured_tok_s = 1 / (1 / (efficiency * ceiling) + layers * layer_s);
+    return r;
+  };
+  std::vector<SpeedRow> rows;
+  for (double ceiling : {50.0, 120.0, 400.0, 900.0}) {
+    for (int layers : {2, 40}) {
+      rows.push_back(row("cuda", ceiling, layers, 0.8, 30e-6));
+      rows.push_back(row("metal", ceiling, layers, 0.7, 200e-6));
+    }
+  }
+  for (double ceiling : {60.0, 300.0, 800.0}) rows.push_back(row("rocm", ceiling, 32, 0.6, 100e-6));
+  Calibration c(rows);
+  // Each backend with kMinFloorRows runs finds its own term; it is used where, held out inside the fit,
+  // it predicts the backend's runs better than the engine's term over every backend (metal's 200 us is
+  // far from any pooled figure, so it must be).
+  REQUIRE(c.floor_backends().size() == 2);
+  std::map<std::string, std::pair<double, double>> truth = {{"cuda", {30e-6, 0.8}}, {"metal", {200e-6, 0.7}}};
+  for (const FloorBackend& b : c.floor_backends()) {
+    INFO(b.backend);
+    CHECK(b.rows == kMinFloorRows);
+    CHECK(b.layer_s == Approx(truth[b.backend].first));
+    CHECK(b.adopted == (b.held_out_own < b.held_out_pooled));
+    const StepFloor& f = c.step_floor("e", b.backend, false);
+    CHECK(f.pooled == !b.adopted);
+    if (b.adopted) {
+      CHECK(f.layer_s == Approx(truth[b.backend].first));
+      CHECK(f.backend == b.backend);
+      CHECK(c.for_engine("e", b.backend, false).value == Approx(truth[b.backend].second));
+    }
+  }
+  CHECK_FALSE(c.step_floor("e", "metal", false).pooled);
+  const StepFloor& rocm = c.step_floor("e", "rocm", false);
+  CHECK(rocm.pooled);
+  CHECK(rocm.backend.empty());
+  CHECK(rocm.rows == static_cast<int>(rows.size()));
+  CHECK(&rocm == &c.step_floor("e", "vulkan", false));  // a backend with no runs: the same pooled term
+  // One term per engine (round 1's model): every backend takes the same term.
+  Calibration one(rows, FloorFit::per_engine);
+  CHECK(one.step_floor("e", "cuda", false).layer_s == one.step_floor("e", "metal", false).layer_s);
+  CHECK(one.step_floor("e", "cuda", false).pooled);
+  // A backend one run short of kMinFloorRows pools.
+  rows.erase(std::find_if(rows.begin(), rows.end(), [](const SpeedRow& r) { return r.backend == "metal"; }));
+  CHECK(Calibration(rows).step_floor("e", "metal", false).pooled);
+}
+
+TEST_CASE("forecast: an engine's per-layer term is fitted with its efficiencies and taken out of them", "[rules][forecast]") {
+  // Rows made by step = bytes / (0.8 x bandwidth) + layers x 50 us, for a 2-layer and a 40-layer model
+  // at several speeds: the plain median ratio mixes them; the joint fit finds 50 us and 0.8.
+  auto row = [](double ceiling, int layers) {
+    SpeedRow r;
+    r.engine = "e";
+    r.backend = "cuda";
+    r.ceiling_tok_s = ceiling;
+    r.layers = layers;
+    r.measured_tok_s = 1 / (1 / (0.8 * ceiling) + layers * 50e-6);
+    return r;
+  };
+  std::vector<SpeedRow> rows = {row(50, 40), row(100, 40), row(400, 40), row(800, 2), row(1500, 40), row(200, 2)};
+  Calibration c(rows);  // six rows on one backend: fewer than kMinFloorRows, so the engine's term over every backend
+  CHECK(c.step_floor("e", "cuda", false).layer_s == Approx(50e-6));
+  CHECK(c.step_floor("e", "cuda", true).layer_s == Approx(50e-6));  // the engine's own term before any class's
+  CHECK(c.for_engine("e", "cuda", false).value == Approx(0.8));
+  // An engine with no rows takes the pooled fit (here the same rows): the term and the efficiency it goes with.
+  CHECK(c.step_floor("other", "cuda", false).layer_s == Approx(50e-6));
+  CHECK(c.step_floor("other", "cuda", false).efficiency == Approx(0.8));
+  CHECK(c.step_floor("e", "cuda", false).efficiency == 0);  // the engine's own groups already have the term out
+  CHECK(c.for_engine("other", "cuda", false).pooled);
+  CHECK_FALSE(c.for_engine("e", "cuda", false).pooled);
+  Calibration plain(rows, FloorFit::none);
+  CHECK(plain.step_floor("e", "cuda", false).layer_s == 0);
+  CHECK(plain.for_engine("e", "cuda", false).value < 0.8);
+  // Without layer counts there is nothing to fit.
+  for (auto& r : rows) r.layers = 0;
+  CHECK(Calibration(rows).step_floor("e", "cuda", false).layer_s == 0);
+}
+
+TEST_CASE("forecast: serving engines' single-GPU runs give their per-layer term", "[forecast]") {
+  const Graph& g = embedded_graph();
+  auto rows = serving_rows(g);
+  REQUIRE(rows.size() >= 3);
+  for (const TpRow& r : rows) {
+    CHECK(r.tp == 1);
+    CHECK(g.find(r.engine)->str("role") == "serving");
+  }
+  Calibration c(speed_rows(g));
+  c.fit_serving_floor(rows);
+  CHECK(c.step_floor("vllm", "cuda", true).rows == static_cast<int>(rows.size()));
+  CHECK(c.step_floor("vllm", "cuda", true).layer_s > 5e-6);
+  CHECK(c.step_floor("vllm", "cuda", true).layer_s < 1e-3);
+  CHECK(c.step_floor("vllm", "cuda", true).efficiency > 0);  // fitted at the pooled efficiency with the pooled term out
+  CHECK(c.step_floor("vllm", "cuda", true).pooled);
+  CHECK(c.step_floor("exllamav2", "cuda", false).source == "every engine's single-GPU runs");  // a local engine with no runs: pooled
 }
 
 TEST_CASE("forecast: a group needs three rows, engines and backends fall back in order", "[rules][forecast]") {

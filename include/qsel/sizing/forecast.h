@@ -21,6 +21,7 @@ struct SpeedRow {
   double ceiling_tok_s = 0;     // bandwidth / bytes read per token (split between GPU and RAM when offloaded)
   bool offload = false;         // part of the model ran from system RAM
   bool unverified = false;      // graded unverified: no attributable source; kept out of the calibration
+  int layers = 0;               // transformer blocks (speed.layers, else the model record's); 0 unknown: no per-layer term
   double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
 };
 
@@ -31,9 +32,29 @@ struct SpeedRow {
 std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified = false);
 
 struct Efficiency {
-  double value = 0;   // median measured / ceiling
+  double value = 0;   // median measured / ceiling (with the engine's per-layer step term taken out where it has one)
   int rows = 0;       // measurements it rests on
   std::string basis;  // "ENGINE on metal", "ENGINE (every backend)", "every engine"
+  bool pooled = false;  // the every-engine fallback answered: the engine has no rows of its own
+};
+
+// The fixed part of a single-GPU (or offload, or layer-split) decode step: seconds each layer adds
+// beyond reading its weights (kernel launches, norms, routing, sampling), so that
+//     step = batch / (efficiency x ceiling) + layers x layer_s
+// (docs/performance-model.md, "A floor per token"). `source` says what it was fitted on.
+struct StepFloor {
+  double layer_s = 0;
+  int rows = 0;
+  std::string source;  // "llama-cpp's single-GPU runs on cuda", "llama-cpp's single-GPU runs, every backend pooled", "serving engines' …"
+  // The backend the term was fitted on ("" when it pools backends: the engine's figure over every backend,
+  // the every-engine figure, the serving engines' figure). A backend gets its own term with kMinFloorRows
+  // full-GPU runs that state a layer count.
+  std::string backend;
+  bool pooled = false;  // the term pools what it forecasts for: another backend's, the engine's or every engine's runs
+  // For the pooled and serving terms: the every-engine efficiency with the pooled term taken out (full
+  // GPU, offload), which replaces the plain every-engine figure for an engine with no rows of its own.
+  // 0 for an engine's own term (its own groups already have the term taken out).
+  double efficiency = 0, offload_efficiency = 0;
 };
 
 // Efficiencies fitted on `rows`: per engine and backend, per engine, and overall;
@@ -44,6 +65,7 @@ struct Efficiency {
 struct TpRow {
   const Record* record = nullptr;
   std::string engine;
+  std::string backend;       // the run's platform (speed.backend, else the part's target's)
   std::string link;          // what the GPUs exchange activations over: the run's `interconnect`, else the part's; "" unknown
   double measured_tok_s = 0;
   double ceiling_tok_s = 0;  // TP x bandwidth / bytes read per token
@@ -51,6 +73,10 @@ struct TpRow {
   bool moe = false;          // the model routes each token to a few experts (active < total parameters)
 };
 std::vector<TpRow> tp_rows(const Graph& g);
+// Single-GPU batch-1 decode runs of serving engines (engine role `serving`), with the ceiling from the
+// format's bits as tp_rows computes it (these runs seldom publish a file size): what the serving
+// engines' per-layer step term is fitted on.
+std::vector<TpRow> serving_rows(const Graph& g);
 
 // The interconnect class an accelerator record states (`interconnect.link`: nvlink, pcie, xgmi …), "" when none.
 std::string interconnect_of(const Record& accelerator);
@@ -75,22 +101,62 @@ struct TpClass {
   double held_out_class = 0, held_out_pooled = 0;  // median held-out error inside the fit, class figure vs pooled
 };
 
+// Full-GPU runs with a layer count a backend needs for a per-layer term of its own: the term and the
+// backend's efficiency are fitted together (two figures from one median error), and each run held out
+// must leave seven, so that neither figure is pinned by two or three runs.
+constexpr int kMinFloorRows = 8;
+
+// How the per-layer step term is fitted: not at all (plain median efficiencies, the model before the
+// term), one term per engine across its backends, or one per engine and backend where the backend has
+// kMinFloorRows runs (else the engine's, pooled).
+enum class FloorFit { none, per_engine, per_backend };
+
+// One backend's own per-layer term: fitted where the backend has kMinFloorRows full-GPU runs with a
+// layer count, and adopted only when, each of those runs held out in turn, the backend's term predicts
+// them with a lower median error than the engine's term over every backend (as TpClass is adopted).
+struct FloorBackend {
+  std::string engine, backend;
+  int rows = 0;
+  double layer_s = 0;
+  bool adopted = false;
+  double held_out_own = 0, held_out_pooled = 0;  // median held-out error inside the fit, own term vs the engine's
+};
+
 class Calibration {
  public:
-  explicit Calibration(const std::vector<SpeedRow>& rows);
+  // With a FloorFit other than none, an engine whose rows state their layer count gets a per-layer step
+  // term fitted jointly with its efficiencies (StepFloor; the engine's adopted only when it lowers the
+  // median error on its own rows), per backend where the backend has kMinFloorRows runs; with none,
+  // every efficiency is the plain median measured / ceiling (the model before the term).
+  explicit Calibration(const std::vector<SpeedRow>& rows, FloorFit fit = FloorFit::per_backend);
   Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
+  // The per-layer step term a single-GPU forecast on `engine` and `backend` adds: the backend's own where
+  // it has one, else the engine's over every backend (pooled), else, for a serving engine, the term
+  // fitted on serving engines' single-GPU runs (fit_serving_floor), else the term fitted on every
+  // engine's rows together (layer_s 0 if none). The last two carry the efficiency they go with, used
+  // only when the engine has no rows of its own.
+  const StepFloor& step_floor(const std::string& engine, const std::string& backend, bool serving) const;
+  // Fits the serving engines' term on their single-GPU batch-1 runs (serving_rows), at the pooled
+  // full-GPU efficiency, as fit_tensor_parallel does for tensor-parallel runs.
+  void fit_serving_floor(const std::vector<TpRow>& rows);
   // Fits the per-layer tensor-parallel term on `rows`, at the pooled full-GPU efficiency: the
   // pooled figure over every run, and one per interconnect class where the class earns it (TpClass).
   void fit_tensor_parallel(const std::vector<TpRow>& rows);
   // The figure a layout over `link` uses: the class's when adopted, else the pooled one (link "").
   const TpSync& tensor_parallel(const std::string& link = "") const;
   const std::vector<TpClass>& tensor_parallel_classes() const { return tp_classes_; }
+  const std::vector<FloorBackend>& floor_backends() const { return floor_backends_; }
+  // The backend's own term as fitted (adopted or not); nullptr when it has fewer than kMinFloorRows runs.
+  const FloorBackend* floor_backend(const std::string& engine, const std::string& backend) const;
 
  private:
   std::map<std::string, std::vector<double>> groups_;
+  std::map<std::string, StepFloor> floors_;  // "ENGINE|BACKEND" (its own term), "ENGINE" (every backend pooled, adopted only)
+  StepFloor pooled_floor_, serving_floor_;
   TpSync tp_;
   std::map<std::string, TpSync> tp_by_link_;  // adopted classes only
   std::vector<TpClass> tp_classes_;
+  std::vector<FloorBackend> floor_backends_;  // every backend with kMinFloorRows runs, adopted or not
 };
 
 // What docs/performance-model.md reports (tests/sizing/forecast_test.cc checks it):
@@ -106,8 +172,10 @@ std::vector<GroupFit> calibration_groups(const std::vector<SpeedRow>& rows);
 struct HeldOutGroup {
   std::string engine, backend;  // "" and "" for every row together
   int rows = 0;                // rows predicted
-  double forecast_error = 0;  // median |forecast - measured| / measured
-  double ceiling_error = 0;   // the same for the ceiling alone
+  double forecast_error = 0, forecast_p90 = 0;  // median (and 90th percentile) |forecast - measured| / measured
+  double ceiling_error = 0;   // the median for the ceiling alone
+  double no_floor_error = 0, no_floor_p90 = 0;  // the same for the forecast without the per-layer step term (plain efficiencies)
+  double engine_floor_error = 0, engine_floor_p90 = 0;  // the same with one term per engine across its backends (FloorFit::per_engine)
 };
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows);  // per group, then "all" last
 
@@ -123,6 +191,20 @@ struct TpHeldOut {
   double bandwidth_median = 0;  // efficiency x ceiling with no per-layer term
 };
 std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows);
+
+// The decode rate qsel forecasts for a speed row from a calibration (efficiency and per-layer term as
+// the recommendation applies them), for the held-out checks.
+double forecast_of(const Calibration& c, const SpeedRow& r);
+
+// The serving engines' single-GPU runs predicted each from a fit on all the others (leave one out),
+// per engine and backend (then "" for every run, last): bandwidth x pooled efficiency alone, and with
+// the per-layer term fitted on the other runs.
+struct FloorHeldOut {
+  std::string engine, backend;
+  int rows = 0;
+  double without_median = 0, with_median = 0;
+};
+std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows);
 
 // The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
 std::string backend_of(const Record& target);
