@@ -76,12 +76,14 @@ std::string rule_doc(std::string_view id) {
 }
 
 const Calibration& calibration_of(const Deliberation& d) {
-  if (!d.calibration) {
-    auto c = std::make_shared<Calibration>(speed_rows(d.graph));
-    c->fit_tensor_parallel(tp_rows(d.graph));
-    c->fit_serving_floor(serving_rows(d.graph));
-    d.calibration = c;
-  }
+  // One fit per graph, as the quality model: the per-backend terms hold each backend's runs out in turn.
+  if (!d.calibration)
+    d.calibration = d.graph.memo<Calibration>("calibration", [&] {
+      auto c = std::make_shared<Calibration>(speed_rows(d.graph));
+      c->fit_tensor_parallel(tp_rows(d.graph));
+      c->fit_serving_floor(serving_rows(d.graph));
+      return std::shared_ptr<const Calibration>(c);
+    });
   return *d.calibration;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -128,7 +129,11 @@ class Calibration {
   // term fitted jointly with its efficiencies (StepFloor; the engine's adopted only when it lowers the
   // median error on its own rows), per backend where the backend has kMinFloorRows runs; with none,
   // every efficiency is the plain median measured / ceiling (the model before the term).
-  explicit Calibration(const std::vector<SpeedRow>& rows, FloorFit fit = FloorFit::per_backend);
+  // `adopt`, when given, names the "ENGINE|BACKEND" terms to adopt instead of deciding it here (each
+  // backend's runs held out in turn): a held-out table over many rows fixes it once from every row.
+  explicit Calibration(const std::vector<SpeedRow>& rows, FloorFit fit = FloorFit::per_backend, const std::set<std::string>* adopt = nullptr);
+  // The "ENGINE|BACKEND" terms this fit adopted.
+  std::set<std::string> adopted_floors() const;
   Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
   // The per-layer step term a single-GPU forecast on `engine` and `backend` adds: the backend's own where
   // it has one, else the engine's over every backend (pooled), else, for a serving engine, the term
@@ -177,7 +182,7 @@ struct HeldOutGroup {
   double no_floor_error = 0, no_floor_p90 = 0;  // the same for the forecast without the per-layer step term (plain efficiencies)
   double engine_floor_error = 0, engine_floor_p90 = 0;  // the same with one term per engine across its backends (FloorFit::per_engine)
 };
-std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows);  // per group, then "all" last
+std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows, bool refit_adoption = true);  // per group, then "all" last
 
 // The tensor-parallel runs predicted each from a fit on all the others (leave one out), per
 // interconnect class (then "" for every run, last): the error with the pooled per-layer figure
