@@ -290,9 +290,20 @@ constexpr int kFloorStepUs = 2, kFloorMaxUs = 400;  // the per-layer terms searc
 
 // The per-layer term (0-400 us in 2 us steps, 0 first) whose forecasts miss `rows` least (median),
 // the efficiencies taken from the same rows with that term out; ties keep the smaller term.
+// A term is admissible only while the efficiencies it leaves are physical: no group of runs may read
+// its weights faster than the memory's bandwidth (an efficiency above 1). Traded against a large term,
+// the efficiency can climb past 1 and still fit the runs' median, and then forecasts a 32B on a
+// 256 GB/s part at twice its bandwidth ceiling.
+static bool physical(const std::map<std::string, std::vector<double>>& groups) {
+  for (const auto& [key, values] : groups)
+    if (static_cast<int>(values.size()) >= kMinRows && median(values) > 1.0) return false;
+  return true;
+}
+
 static double best_floor(const std::vector<const SpeedRow*>& rows) {
   double best = 0, best_error = engine_error(rows, 0);
   for (int us = kFloorStepUs; us <= kFloorMaxUs; us += kFloorStepUs) {
+    if (!physical(engine_groups(rows, us * 1e-6))) break;  // the efficiencies only grow with the term
     double e = engine_error(rows, us * 1e-6);
     if (e < best_error - 1e-12) best = us * 1e-6, best_error = e;
   }
@@ -324,6 +335,7 @@ double best_backend_floor(const std::vector<const SpeedRow*>& rows, std::size_t 
   for (int us = 0; us <= kFloorMaxUs; us += kFloorStepUs) {
     double layer_s = us * 1e-6;
     auto e = backend_efficiencies(rows, layer_s, skip);
+    if (us > 0 && (e.first > 1.0 || e.second > 1.0)) break;  // past the bandwidth: not physical (best_floor)
     std::vector<double> errors;
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (i != skip)
