@@ -51,4 +51,8 @@ double offload_cost(const Memory& m, double reference_tok_s) {
   return cost;
 }
 
+double comfortable_tok_s() { return kComfortableTokS; }
+
+double halving_cost() { return kHalvingCost; }
+
 }  // namespace qsel

@@ -210,6 +210,37 @@ struct Entry {
   bool exact_reference = false, known = false;
 };
 
+// An 8-bit format reads half the bytes of a 16-bit one: where bandwidth decides it runs at least this
+// much faster, and a gain this size is one a user feels (the estimates' own step, kEstimateStep).
+constexpr double kSlowGain = 1.5;
+
+// The unquantized model leads its own first group, except where it is slow: below a comfortable decode
+// speed, and with a plan whose estimate is lossless running at least kSlowGain times faster on the GPU
+// alone, it is priced as a slow offload plan is, a halving cost per halving of speed against the
+// fastest such plan. At 2-5 tok/s that halving is what a user feels, at a cost no benchmark tells apart
+// (docs/ranking.md, "Quality groups").
+void price_slow_reference(std::vector<Entry>& entries, const std::string& objective) {
+  if (objective != "quality") return;
+  for (Entry& r : entries) {
+    if (!r.exact_reference || !is_baseline(*r.c.format) || !r.c.memory || r.c.memory->placement) continue;
+    double slow = speed(r.c);
+    if (slow <= 0 || slow >= comfortable_tok_s()) continue;
+    double best = 0;
+    for (const Entry& e : entries)
+      if (&e != &r && e.head == r.head && e.known && !e.exact_reference && e.c.memory && !e.c.memory->placement &&
+          quality_band(e.priced) == "lossless" && speed(e.c) >= kSlowGain * slow)
+        best = std::max(best, speed(e.c));
+    if (best <= 0) continue;
+    r.price = halving_cost() * std::log2(best / slow);
+    r.priced = r.price;
+    r.c.priced_cost = r.priced;
+    r.exact_reference = false;
+    r.c.why.push_back(fmt::format("slow — ~{:.0f} tok/s unquantized, under the {:.0f} tok/s a reader does not wait on, where a lossless "
+                                  "format runs ~{:.0f}: priced {:.2g} on the quality scale, as a slow plan is (docs/ranking.md)",
+                                  slow, comfortable_tok_s(), best, r.price));
+  }
+}
+
 // Whether `b` ties with the group leader `a` on quality.
 bool ties(const QualityModel& m, const Entry& a, const Entry& b) {
   if (a.exact_reference || b.exact_reference) return a.exact_reference && b.exact_reference;
@@ -356,6 +387,7 @@ void rank_candidates(Deliberation& d) {
     e.c = std::move(c);
     entries.push_back(std::move(e));
   }
+  price_slow_reference(entries, objective);
   // The objective's own step, inside each eligibility class: bands led by the fastest (smallest)
   // candidate left, each holding what lies within the forecast's error of its leader — what the
   // model cannot tell apart is a tie, and quality and structure decide inside it.

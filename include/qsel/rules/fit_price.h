@@ -28,5 +28,11 @@ double gpu_reference_tok_s(const std::vector<Candidate>& candidates);
 // `reference_tok_s`.
 double offload_cost(const Memory& m, double reference_tok_s);
 
+// A decode speed a chat user does not wait on (about twice reading speed): 10 tok/s.
+double comfortable_tok_s();
+
+// What a halving of decode speed costs on the quality scale: 0.02.
+double halving_cost();
+
 
 }  // namespace qsel
