@@ -365,6 +365,19 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
     m.bpw_source = fmt::format("{:.2f} bpw over the file: every GGUF of {} keeps its experts in {}; the rest at {} ({:.2f} bpw, {})",
                                m.bpw, model.id, model.gguf_expert_type, c.format->id, b.value, b.source);
   }
+  // Pipeline stages take whole layers: with layers that do not divide by the stages, the heaviest stage's
+  // GPUs hold more than an even share, and the engine can use no more on any stage than on that one
+  // (vLLM sizes one KV pool for every stage). Sized as the heaviest stage, everywhere.
+  if (!layout.layer_split && layout.pp > 1 && model.layers > 0 && m.weights_gb > 0) {
+    int heavy = (model.layers + layout.pp - 1) / layout.pp;
+    double share = static_cast<double>(heavy) * layout.pp / model.layers;
+    if (share > 1 + 1e-9) {
+      m.weights_gb *= share;
+      m.notes.push_back(fmt::format("pipeline stages of up to {} of the {} layers: the heaviest stage's GPUs hold {:.1f}% more than an "
+                                    "even share (embeddings and output head aside), and every stage is sized as it is",
+                                    heavy, model.layers, (share - 1) * 100));
+    }
+  }
   m.kv_dtype = kv_dtype;
   double replicas = layout.layer_split ? 1 : kv_replication(c.engine, model, layout.tp);
   // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is
