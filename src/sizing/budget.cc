@@ -114,12 +114,14 @@ double capacity_gb(const Record& a) {
   return a.str("memory_unit") == "GB" ? v : v * kBytesPerGiB / kBytesPerGB;  // DRAM/HBM/GDDR capacities are binary-sized
 }
 
-double device_total_gb(const Record& a, const Record& t, std::string* source) {
+double device_total_gb(const Record& a, const Record& t, std::string* source, bool* is_free) {
+  if (is_free) *is_free = false;
   double cap = capacity_gb(a);
   std::string unit = a.str("memory_unit").empty() ? "GiB" : a.str("memory_unit");
   if (double free = number_or(a.data, "gpu_free_gb"); free > 0 && a.data.value("gpu_free_given", false)) {
     *source = fmt::format("{:.1f} GB free ({}; the card's nominal {:g} {} less what the system holds)", free, a.str("gpu_free_note"),
                           number_or(a.data, "memory_gb"), unit);
+    if (is_free) *is_free = true;
     return free;
   }
   if (t.str("platform") == "metal" && cap > 0) return working_set_gb(a, t, cap, source);
@@ -127,6 +129,7 @@ double device_total_gb(const Record& a, const Record& t, std::string* source) {
     std::string from = evidence_of(a, "gpu_free_gb");
     *source = fmt::format("{:.1f} GB free at boot of the {:g} {} (gpu_free_gb: {}{}; --vram to override)", free, number_or(a.data, "memory_gb"),
                           unit, a.str("gpu_free_note").substr(0, a.str("gpu_free_note").find(':')), from.empty() ? "" : "; " + from);
+    if (is_free) *is_free = true;
     return free;
   }
   if (double visible = number_or(a.data, "gpu_visible_gb"); visible > 0 && !a.data.value("user_described", false)) {
@@ -177,7 +180,8 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
                      double fraction_override) {
   Budget b;
   b.capacity_gb = capacity_gb(a);
-  b.total_gb = device_total_gb(a, t, &b.total_source);
+  bool free_figure = false;
+  b.total_gb = device_total_gb(a, t, &b.total_source, &free_figure);
   const json mem = engine ? object_field(engine->data, "memory") : json::object();
   b.kind = mem.value("budget", std::string(mem.contains("gpu_memory_utilization") ? "fraction-of-total" : "whole-device"));
   std::vector<std::string> kept;
@@ -196,8 +200,6 @@ Budget engine_budget(const Record& a, const Record& t, int count, const Record* 
   // A fraction of the device's whole memory must be free when the engine starts (vLLM's worker refuses: "Free memory on
   // device ... on startup is less than desired GPU memory utilization"). Where the GPU's figure is what is free (a Jetson
   // at boot, --vram-free), the engine's own fraction is lowered to what that allows, and the command carries it.
-  bool free_figure = (a.data.value("gpu_free_given", false) && number_or(a.data, "gpu_free_gb") > 0) ||
-                     (t.str("platform") != "metal" && number_or(a.data, "gpu_free_gb") > 0 && !a.data.value("user_described", false));
   if (b.kind == "fraction-of-total" && fraction_override <= 0 && free_figure && b.capacity_gb > 0 && b.total_gb < b.capacity_gb) {
     double cap = std::floor(b.total_gb / b.capacity_gb * 100) / 100 - 0.01;
     if (cap > 0 && b.fraction > cap) {

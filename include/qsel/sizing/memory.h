@@ -120,7 +120,8 @@ double recurrent_state_gb(const ModelSpec& model, int sequences, double bytes);
 Budget engine_budget(const Record& accelerator, const Record& target, int count, const Record* engine, const ModelSpec& model,
                      double weights_gb, double fraction_override = 0);
 // The device total an engine sizes from, per part, in GB, and where it came from.
-double device_total_gb(const Record& accelerator, const Record& target, std::string* source);
+// `is_free`, when given, says whether the figure is what is free (--vram-free, a part's free-at-boot record).
+double device_total_gb(const Record& accelerator, const Record& target, std::string* source, bool* is_free = nullptr);
 // The vendor's capacity in GB (memory_gb read as GiB or GB by memory_unit); 0 when unknown.
 double capacity_gb(const Record& accelerator);
 
