@@ -7,35 +7,13 @@
 
 #include "qsel/core/ggml_types.h"
 #include "qsel/core/json_number.h"
+#include "qsel/sizing/gguf_bpw.h"
 
 namespace qsel {
 using nlohmann::json;
 namespace {
 
 bool has(const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
-// The measured whole-file figure for this model, else the one measured on the model
-// closest in size (embeddings and promoted tensors weigh less in a bigger model), else the first.
-std::optional<Bpw> measured(const Record& f, const ModelSpec& m, const Graph* g) {
-  const auto& list = array_field(object_field(f.data, "bpw"), "measured");
-  const json* pick = nullptr;
-  double best = 1e300;
-  for (const auto& e : list) {
-    std::string on = e.value("model", "");
-    bool exact = on == m.id && !m.id.empty();
-    if (!exact && !e.value("transferable", true)) continue;
-    double distance = exact ? -1 : 1e200;
-    if (distance > 0 && g && m.params_b > 0)
-      if (const Record* r = g->find(on); r && r->data.value("params_b", 0.0) > 0)
-        distance = std::fabs(std::log(r->data["params_b"].get<double>() / m.params_b));
-    if (!pick || distance < best) {
-      pick = &e;
-      best = distance;
-    }
-  }
-  if (!pick) return std::nullopt;
-  return Bpw{(*pick)["value"].get<double>(), "measured on " + (*pick)["model"].get<std::string>(), true};
-}
 
 // MoE mixtures that quantize experts to one type and everything else to another
 // (MXFP4_MOE): experts at the block-struct bpw, the rest at the promoted type's.
@@ -83,7 +61,7 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
                                              m.checkpoint->bytes / 1e9, m.checkpoint->params / 1e9), true};
   if (is_baseline(f)) return {16, "16-bit", true};
   if (f.str("scheme") == "gguf")
-    if (auto b = measured(f, m, g)) return *b;
+    if (auto b = measured_gguf_bpw(f, m, g)) return *b;
   const auto& bpw = object_field(f.data, "bpw");
   if (bpw.value("nominal", json()).is_number()) return {bpw["nominal"].get<double>(), "nominal"};
   if (bpw.value("struct", json()).is_number()) return {bpw["struct"].get<double>(), "block struct"};
