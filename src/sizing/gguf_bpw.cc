@@ -59,15 +59,15 @@ double distance(const Table& t, const std::string& on, double params_b) {
   return std::fabs(std::log(it->second / params_b));
 }
 
-// The model every type is read on for this one: itself where a third of the measured types were measured on it,
-// else the nearest in size with a third of them measured and free to transfer.
+// The model every type is read on for this one: itself where a quarter of the measured types were measured on it,
+// else the nearest in size with a quarter of them measured and free to transfer.
 std::string reference(const Table& t, const ModelSpec& m) {
-  int third = (t.measured_types + 2) / 3;  // a third: the K-quant tables of older READMEs (llama-2-7b) count
-  if (auto it = t.coverage.find(m.id); it != t.coverage.end() && it->second >= third) return m.id;
+  int quarter = (t.measured_types + 3) / 4;  // a quarter: the K-quant tables of older READMEs (llama-2-7b) count
+  if (auto it = t.coverage.find(m.id); it != t.coverage.end() && it->second >= quarter) return m.id;
   std::string best;
   double best_d = 1e300;
   for (const auto& [on, n] : t.transferable_coverage)
-    if (n >= third && distance(t, on, m.params_b) < best_d) best = on, best_d = distance(t, on, m.params_b);
+    if (n >= quarter && distance(t, on, m.params_b) < best_d) best = on, best_d = distance(t, on, m.params_b);
   return best_d < 1e200 ? best : "";
 }
 

@@ -86,7 +86,7 @@ TEST_CASE("one mistake: the curator exercise — a GPU and a format copied, four
   CHECK(found[1] == "accelerators/rtx-4090-oc.yaml:15:1: /memory_bandwith_gbs: unknown field \"memory_bandwith_gbs\"; did you mean "
                     "\"memory_bandwidth_gbs\"? [QS001]");
   CHECK(found[2] == "formats/gguf-q2-k-oc.yaml:10:20: weight_group_size 256 is the Q2_K super-block; its scale group is 16 [QS004]");
-  CHECK(found[3] == "formats/gguf-q2-k-oc.yaml:61:3: related[0] \"gguf-q3-k-mx\" names no record; did you mean \"gguf-q3-k-m\"? [QS003]");
+  CHECK(found[3] == "formats/gguf-q2-k-oc.yaml:62:3: related[0] \"gguf-q3-k-mx\" names no record; did you mean \"gguf-q3-k-m\"? [QS003]");
 }
 
 TEST_CASE("one mistake: N independent mistakes across the real corpus give exactly N findings", "[whole-corpus][lint][one-mistake]") {
