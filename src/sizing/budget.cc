@@ -102,6 +102,23 @@ double activation_gb(const json& ap, const Record& a, double total_gb, const Mod
   return bytes / kBytesPerGB;
 }
 
+// A unified part whose CUDA reports what the OS has free (Jetson), with no figure of its own: the share free at
+// boot on its target's parts with published logs, by memory size (the target's gpu_free_share).
+double free_share(const Record& a, const Record& t, double capacity, std::string* source) {
+  double capacity_gib = capacity * kBytesPerGB / kBytesPerGiB;
+  for (const auto& rule : array_field(t.data, "gpu_free_share")) {
+    if (capacity_gib > number_or(rule, "max_memory_gib", 1e18)) continue;
+    double f = number_or(rule, "fraction");
+    if (f <= 0) return 0;
+    std::string os = rule.value("os", "");
+    *source = fmt::format("~{:.0f}% of {:g} GiB unified memory ({}'s free-share rule, {} from published logs of its parts{}; "
+                          "no figure recorded for {}: --vram-free to override)",
+                          f * 100, capacity_gib, t.id, rule.value("grade", "ungraded"), os.empty() ? "" : " under " + os, a.id);
+    return capacity * f;
+  }
+  return 0;
+}
+
 std::string gb(double v) { return fmt::format("{:.1f} GB", v); }
 
 bool unified(const Record& a) { return to_lower(a.str("memory_type")).find("unified") != std::string::npos; }
@@ -139,6 +156,11 @@ double device_total_gb(const Record& a, const Record& t, std::string* source, bo
                           from.empty() ? "" : "; " + from);
     return visible;
   }
+  if (cap > 0 && unified(a) && !a.data.value("user_described", false))
+    if (double share = free_share(a, t, cap, source); share > 0) {
+      if (is_free) *is_free = true;
+      return share;
+    }
   double reported = number_or(a.data, "memory_reported_mib");
   if (reported > 0) {
     *source = fmt::format("{:.0f} MiB as the driver reports it", reported);

@@ -120,10 +120,19 @@ TEST_CASE("budget: unified-memory parts get the budget their sources give, and t
   const Record& onx = rec("jetson-orin-nx-8gb");
   CHECK(device_total_gb(onx, target_of(onx), &source) == Approx(6.0));
   CHECK(source.find("a published log of a part with the same memory under JetPack 6, derived") != std::string::npos);
-  // Nothing published for an AGX Orin 32GB: the whole memory, said so.
+  // Nothing published for an AGX Orin 32GB: its target's free share (the AGX Orin 64GB log), counted as free memory.
   const Record& o32 = rec("jetson-agx-orin-32gb");
-  CHECK(device_total_gb(o32, target_of(o32), &source) == Approx(32 * kGiB / 1e9));
-  CHECK(source == "the whole 32 GiB of unified memory (no published budget for jetson-agx-orin-32gb: the OS and its carveouts take a "
+  bool is_free = false;
+  CHECK(device_total_gb(o32, target_of(o32), &source, &is_free) == Approx(32 * kGiB / 1e9 * 0.806));
+  CHECK(is_free);
+  CHECK(source == "~81% of 32 GiB unified memory (sm87's free-share rule, anecdotal from published logs of its parts under JetPack 6 "
+                  "(CUDA 12.2); no figure recorded for jetson-agx-orin-32gb: --vram-free to override)");
+  const Record& nano = rec("jetson-orin-nano-8gb");  // its own figure comes first
+  CHECK(device_total_gb(nano, target_of(nano), &source) == Approx(6.0));
+  // No figure and no rule (MI300A): the whole memory, said so.
+  const Record& apu = rec("mi300a");
+  CHECK(device_total_gb(apu, target_of(apu), &source) == Approx(128 * kGiB / 1e9));
+  CHECK(source == "the whole 128 GiB of unified memory (no published budget for mi300a: the OS and its carveouts take a "
                   "share the label does not show)");
 
   // The budget line says how to give the GPU more, citing where that is documented.
@@ -135,7 +144,7 @@ TEST_CASE("budget: unified-memory parts get the budget their sources give, and t
         std::string::npos);
   Budget jetson = engine_budget(orin, target_of(orin), 1, &rec("llama-cpp"), m, 0);
   CHECK(jetson.statement.find("to give the GPU more: `sudo systemctl set-default multi-user.target`") != std::string::npos);
-  Budget bare = engine_budget(o32, target_of(o32), 1, &rec("llama-cpp"), m, 0);
+  Budget bare = engine_budget(o32, target_of(o32), 1, &rec("llama-cpp"), m, 0);  // a share, not a figure of its own
   CHECK(bare.statement.find("; give --vram-free GiB with what the OS reports on this machine") != std::string::npos);
   // A discrete card gets neither.
   const Record& h100 = rec("h100-sxm");

@@ -24,7 +24,7 @@ TEST_CASE("QS049 unified-memory-budget fires on a unified part with no budget, r
   REQUIRE(f.size() == 2);
   CHECK(where(f[0], d.path()).find("accelerators/bare.yaml:") == 0);
   CHECK(f[0].message ==
-        "unified-memory part with no budget (gpu_working_set_mib, gpu_free_gb or gpu_visible_gb), no working-set rule on its target tj "
+        "unified-memory part with no budget (gpu_working_set_mib, gpu_free_gb or gpu_visible_gb), no working-set or free-share rule on its target tj "
         "and no gpu_budget_note: it is sized from its whole 16 GiB");
   CHECK(where(f[1], d.path()).find("accelerators/unsourced.yaml:") == 0);
   CHECK(f[1].message == "gpu_free_gb is recorded without a gpu_budget_evidence entry: say where it comes from (basis, grade, source)");
@@ -44,7 +44,9 @@ gpu_budget_evidence:
   source:
     title: a published log
 )"));
+  d.write("targets/tf.yaml", minimal_record("target", "tf", "gpu_free_share:\n- fraction: 0.8\n"));
   d.write("accelerators/ruled.yaml", unified_part("ruled", "tm", ""));
+  d.write("accelerators/shared.yaml", unified_part("shared", "tf", ""));
   d.write("accelerators/noted.yaml", unified_part("noted", "tj", "gpu_budget_note: no published figure was found\n"));
   d.write("accelerators/card.yaml", minimal_record("accelerator", "card", "memory_gb: 16\nmemory_type: GDDR6\n"));
   CHECK(lint_code(d.path(), "QS049").empty());
