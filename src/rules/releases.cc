@@ -2,18 +2,37 @@
 // second quantization. Re-quantizing a natively quantized release (or upcasting
 // it to 16 bits) is labelled as such; the publisher's own checkpoints in other
 // formats are named so nobody quantizes what is already published.
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
 
 namespace qsel {
 
+namespace {
+
+// Whether the engine's loader reads the release's checkpoint config (engine checkpoint_quant_methods); a
+// release whose config was not read, or an engine that records no list, is taken as read.
+bool loads(const Record* engine, const Release& r) {
+  if (!engine || r.quant_method.empty() || !engine->data.contains("checkpoint_quant_methods")) return true;
+  auto reads = engine->strings("/checkpoint_quant_methods/reads");
+  if (std::find(reads.begin(), reads.end(), r.quant_method) == reads.end()) return false;
+  const auto& only = engine->data["checkpoint_quant_methods"].value("formats", nlohmann::json::object());
+  if (!only.is_object() || !only.contains(r.quant_method)) return true;
+  auto formats = engine->strings("/checkpoint_quant_methods/formats/" + r.quant_method);
+  return std::find(formats.begin(), formats.end(), r.format) != formats.end();
+}
+
+}  // namespace
+
 void apply_releases(Deliberation& d) {
   if (!d.query.model) return;
   const ModelSpec& m = *d.query.model;
+  std::vector<std::pair<std::size_t, const Release*>> unread;  // releases of a candidate's format its engine cannot load
   const Release* shipped = m.shipped();
   bool quantized_release = shipped && d.graph.find(shipped->format) && !is_baseline(*d.graph.find(shipped->format));
   std::vector<const Release*> repacked(d.candidates.size(), nullptr);  // a QAT release or a lossless repack of the primary
@@ -22,6 +41,10 @@ void apply_releases(Deliberation& d) {
     bool named = false;  // the release is the Hub repo --model named: its files, whoever else publishes the type
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
+      if (!loads(c.engine, r)) {
+        unread.push_back({i, &r});
+        continue;
+      }
       bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official);
       if (better) {
         c.release = r.repo;
@@ -70,6 +93,17 @@ void apply_releases(Deliberation& d) {
                                          : fmt::format("a published third-party checkpoint: {}", c.release));
     }
     if (!c.release.empty() && !m.id.empty()) rule_util::add_unique(c.evidence, m.id);
+  }
+  for (const auto& [i, r] : unread) {
+    Candidate& c = d.candidates[i];
+    if (!c.release.empty()) continue;
+    auto reads = c.engine->strings("/checkpoint_quant_methods/reads");
+    std::string tool = c.engine->data["checkpoint_quant_methods"].value("make_with", "");
+    rule_util::add_unique(c.why, fmt::format("{} is published with quant_method {}, which {}'s loader does not read in {} (it reads {}): "
+                                             "not served as published here; make the checkpoint with {}",
+                                             r->repo, r->quant_method, c.engine->id, c.format->id, fmt::join(reads, ", "),
+                                             tool.empty() ? "a tool whose output " + c.engine->id + " loads" : tool));
+    rule_util::add_unique(c.evidence, c.engine->id);
   }
 }
 

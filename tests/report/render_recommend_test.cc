@@ -87,16 +87,15 @@ TEST_CASE("render_recommend: candidates whose format, path and figures match sha
   std::string awq_quality = awq["candidates"][3]["quality"]["summary"];
   // The forecast moves with the speed rows the calibration reads: take it from the JSON, as the quality.
   std::string awq_speed = fmt::format("~{:<6.0f}", awq["candidates"][3]["forecast"]["decode_tok_s"].get<double>());
-  CHECK(r.out.find("\n 4-6  awq (w4a16)                        sglang/trtllm/vllm  42.5      yes    " + awq_speed + awq_quality + "\n") !=
+  CHECK(r.out.find("\n 4-5  awq (w4a16)                        sglang/vllm  dequant  42.5      yes   " + awq_speed + awq_quality + "\n") !=
         std::string::npos);
-  CHECK(r.out.find(" kernel, path, weights GB, KV GB: shown from 155 columns (a wider terminal, or COLUMNS=155);\n") != std::string::npos);
+  CHECK(r.out.find(" kernel, weights GB, KV GB: shown from 138 columns (a wider terminal, or COLUMNS=138); --format json") != std::string::npos);
   // Bars that are the same are one line, naming every rank they stand for.
-  CHECK(r.out.find("\n #4-9    ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
+  CHECK(r.out.find("\n #4-7  ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
   // JSON still has one entry per candidate, each with its own kernel.
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
   CHECK(j["candidates"][3]["kernel"] == "marlin");
-  CHECK(j["candidates"][4]["kernel"] == "trtllm-w4a16-gemm");
-  CHECK(j["candidates"][5]["kernel"] == "machete");
+  CHECK(j["candidates"][4]["kernel"] == "machete");
 }
 
 TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are behind -v", "[report][recommend]") {

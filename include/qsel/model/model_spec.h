@@ -23,6 +23,7 @@ struct Release {
   std::string file;     // the GGUF file the repo's listing holds (release `file`); empty: the publishers' MODEL-QUANT.gguf
   bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
   bool listed = false;  // file and file_gb from the Hub repo's file list (--model ORG/NAME), not from the record
+  std::string quant_method;  // how its config names the quantization (release `quant_method`); empty: not read
 };
 
 // The Hub repository --model named, as its file list was read: the GGUF types it holds
