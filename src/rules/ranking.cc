@@ -111,6 +111,32 @@ long shadowed_broken(const Context& x, const Candidate& c) {
   return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) { return !rule_util::broken(*o) && o->quality.known; });
 }
 
+// An unpublished re-quantization of a quantized release at about the release's size, while the release itself fits
+// on the GPU: a second quantization nobody published or checked, whatever the objective. At about the same size
+// (from three quarters of the release's bits per weight as sized to a band above them) what it can gain is the bytes
+// the release keeps at 16 bits (gpt-oss's attention; a GGUF of gpt-oss keeps its experts in MXFP4 whatever its
+// label), the publisher's choice, not a forecast's to overturn. A re-quantization to far fewer bits (INT4 of an FP8
+// release) is a different trade-off, which the objective orders.
+constexpr double kRequantBelow = 0.75;
+long unpublished_requantization(const Context& x, const Candidate& c) {
+  const Release* shipped = x.d.query.model ? x.d.query.model->shipped() : nullptr;
+  if (!shipped || c.shipped || !c.release.empty() || is_baseline(*c.format)) return 0;
+  const Record* released = x.d.graph.find(shipped->format);
+  if (!released || is_baseline(*released)) return 0;
+  // Within a family more bits are never worse: a published member with fewer bits does not put an unpublished one
+  // with more behind it.
+  bool published_below = std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
+    return !o->release.empty() && !o->shipped && !c.quality.family.empty() && o->quality.family == c.quality.family &&
+           format_bits(*o) < format_bits(c);
+  });
+  if (published_below) return 0;
+  return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
+    double r = sized_bits(*o);
+    return shipped_rank(x.d, *o) == 0 && (fit_of(*o) == "yes" || fit_of(*o) == "tight") && r > 0 &&
+           sized_bits(c) >= kRequantBelow * r && sized_bits(c) <= r * (1 + kObjectiveTie);
+  });
+}
+
 // The eligibility steps, in order (docs/ranking.md, "Eligibility").
 const std::vector<Step>& eligibility_steps() {
   static const std::vector<Step> steps = {
@@ -129,6 +155,8 @@ const std::vector<Step>& eligibility_steps() {
                          (fit_of(c) == "yes" || named);
          return !promoted;
        }},
+      {"not an unpublished re-quantization of a quantized release at about its size, while the release fits on the GPU",
+       unpublished_requantization},
       {"uncontested (no record disputes that it runs here)", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
       {"a serving engine, on a datacenter or cloud part",
        [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
@@ -373,11 +401,17 @@ void rank_candidates(Deliberation& d) {
   for (const auto& c : d.candidates)
     if (rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested()) x.fitting.push_back(&c);
 
+  // Every key is read before any candidate moves into its entry: the steps compare a candidate with the others
+  // (x.fitting points into d.candidates).
+  std::vector<std::vector<long>> heads;
+  heads.reserve(d.candidates.size());
+  for (const auto& c : d.candidates) heads.push_back(keys(x, c, eligibility_steps()));
   std::vector<Entry> entries;
   entries.reserve(d.candidates.size());
-  for (auto& c : d.candidates) {
+  for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+    Candidate& c = d.candidates[i];
     Entry e;
-    e.head = keys(x, c, eligibility_steps());
+    e.head = std::move(heads[i]);
     if (objective == "speed") e.head.push_back(format_bits(c) > 0 && format_bits(c) < 4);
     e.price = price_of(c, x.reference_tok_s);
     e.known = c.quality.known;
@@ -387,6 +421,10 @@ void rank_candidates(Deliberation& d) {
     e.c = std::move(c);
     entries.push_back(std::move(e));
   }
+  x.fitting.clear();  // the candidates now live in the entries
+  for (const Entry& e : entries)
+    if (rule_util::fits(e.c) && !rule_util::has_blocker(e.c) && rule_util::maturity_rank(e.c.maturity) == 0 && !e.c.contested())
+      x.fitting.push_back(&e.c);
   price_slow_reference(entries, objective);
   // The objective's own step, inside each eligibility class: bands led by the fastest (smallest)
   // candidate left, each holding what lies within the forecast's error of its leader — what the
