@@ -203,6 +203,22 @@ const TpSync& Calibration::tensor_parallel(const std::string& link) const {
   return it != tp_by_link_.end() ? it->second : tp_;
 }
 
+namespace {
+// Leave one run out at a time: a copy of `base` refitted (`refit`) on every other run, then `visit`ed with the run it
+// did not see.
+template <class Visit>
+void leave_one_out(const Calibration& base, const std::vector<TpRow>& rows, void (Calibration::*refit)(const std::vector<TpRow>&),
+                   Visit visit) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<TpRow> others = rows;
+    others.erase(others.begin() + static_cast<long>(i));
+    Calibration c = base;
+    (c.*refit)(others);
+    visit(c, rows[i]);
+  }
+}
+}  // namespace
+
 std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
   Calibration base(speed);
   double e = base.for_engine("", "", false).value;
@@ -211,12 +227,7 @@ std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, co
     std::vector<double> pooled, fitted, bandwidth;
   };
   std::map<std::string, Errors> errors;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<TpRow> others = rows;
-    others.erase(others.begin() + static_cast<long>(i));
-    Calibration c = base;
-    c.fit_tensor_parallel(others);
-    const TpRow& r = rows[i];
+  leave_one_out(base, rows, &Calibration::fit_tensor_parallel, [&](const Calibration& c, const TpRow& r) {
     double pooled = tp_error(r, e, c.tensor_parallel().layer_s), fitted = tp_error(r, e, c.tensor_parallel(r.link).layer_s);
     double bandwidth = std::fabs(e * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
     std::vector<std::string> keys = {std::string()};
@@ -227,7 +238,7 @@ std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, co
       x.fitted.push_back(fitted);
       x.bandwidth.push_back(bandwidth);
     }
-  }
+  });
   std::vector<TpHeldOut> out;
   auto row = [](const std::string& link, const Errors& x) {
     return TpHeldOut{link, static_cast<int>(x.pooled.size()), at_rank(x.pooled, 0.5), at_rank(x.pooled, 0.9),
@@ -474,19 +485,14 @@ std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& sp
   double plain = base.for_engine("", "", false).value;
   if (plain <= 0) plain = 1;
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<TpRow> others = rows;
-    others.erase(others.begin() + static_cast<long>(i));
-    Calibration c = base;
-    c.fit_serving_floor(others);
-    const TpRow& r = rows[i];
+  leave_one_out(base, rows, &Calibration::fit_serving_floor, [&](const Calibration& c, const TpRow& r) {
     double with = tp_error(r, e, c.step_floor(r.engine, r.backend, true).layer_s);
     double without = std::fabs(plain * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;  // the forecast before the term
     for (const auto& key : {std::pair(r.engine, r.backend), std::pair(std::string(), std::string())}) {
       errors[key].first.push_back(without);
       errors[key].second.push_back(with);
     }
-  }
+  });
   std::vector<FloorHeldOut> out;
   for (const auto& [key, x] : errors)
     if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(x.first.size()), median(x.first), median(x.second)});
