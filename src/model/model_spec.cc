@@ -172,6 +172,7 @@ ModelSpec model_from_record(const Record& r) {
     x.file = rel.value("file", "");
     x.file_gb = rel.value("file_gb", 0.0);
     x.quant_method = rel.value("quant_method", "");
+    x.registry = rel.value("registry", "");
     m.releases.push_back(x);
   }
   std::string shape = m.moe() ? fmt::format("{} MoE ({} active)", size_label(m.params_b), size_label(m.active_params_b))

@@ -123,7 +123,7 @@ void build(Deliberation& d, Candidate& c) {
   // A local file the engine imports under a name first (model_import): the name is the file's, lower-case.
   std::string imported = arg.value.size() > 5 && arg.value.compare(arg.value.size() - 5, 5, ".gguf") == 0 ? arg.value.substr(0, arg.value.size() - 5) : arg.value;
   imported = to_lower(imported.substr(imported.rfind('/') == std::string::npos ? 0 : imported.rfind('/') + 1));
-  b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}, {"{name}", imported}});
+  b.add(arg.template_key.c_str(), {{"{file}", arg.value}, {"{repo}", arg.value}, {"{name}", imported}, {"{tag}", arg.value}});
   if (!arg.note.empty()) m.notes.push_back(arg.note);
   std::string import_cmd;
   if (arg.template_key == "model" && launch.contains("model_import") && launch["model_import"].is_string()) {
@@ -280,6 +280,11 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
     const Release* rel = nullptr;
     for (const auto& r : model.releases)
       if (!c.release.empty() && r.repo == c.release && r.format == c.format->id) rel = &r;
+    if (rel && !rel->registry.empty() && launch.contains("model_library"))
+      return {"model_library", rel->repo,
+              fmt::format("{} is {}'s own library tag for {} ({}): pulled on first run, no file to fetch or import", rel->repo,
+                          rel->registry, model_name(d.graph, model), quant),
+              ""};
     if (rel && !rel->file.empty()) {
       if (!rel->listed) return {"model", shell_word(rel->file), fmt::format("{} is the file {} publishes", rel->file, rel->repo), ""};
       int parts = 1;

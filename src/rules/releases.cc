@@ -41,11 +41,13 @@ void apply_releases(Deliberation& d) {
     bool named = false;  // the release is the Hub repo --model named: its files, whoever else publishes the type
     for (const auto& r : m.releases) {
       if (r.format != c.format->id) continue;
+      if (!r.registry.empty() && (!c.engine || c.engine->id != r.registry)) continue;  // another engine's library tag
       if (!loads(c.engine, r)) {
         unread.push_back({i, &r});
         continue;
       }
-      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official);
+      bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official) ||
+                    (!named && !r.registry.empty());  // the engine's own library tag: what its users run
       if (better) {
         c.release = r.repo;
         c.release_official = r.official;

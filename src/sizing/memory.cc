@@ -54,7 +54,7 @@ Bpw choose_bpw(const Record& f, const ModelSpec& m, const Graph* g) {
   // A release of this format whose published file size is recorded (Gemma 3's QAT Q4_0 keeps 16-bit embeddings):
   // the file, not the type's nominal bits.
   for (const auto& r : m.releases)
-    if (r.format == f.id && r.file_gb > 0 && m.params_b > 0 && !(m.checkpoint && m.checkpoint->format == f.id))
+    if (r.format == f.id && r.file_gb > 0 && r.registry.empty() && m.params_b > 0 && !(m.checkpoint && m.checkpoint->format == f.id))
       return {r.file_gb * 8 / m.params_b, fmt::format("the published file of {} ({:g} GB)", r.repo, r.file_gb), true};
   if (m.checkpoint && m.checkpoint->format == f.id && m.checkpoint->bpw() > 0)
     return {m.checkpoint->bpw(), fmt::format("measured from the checkpoint's tensors ({:.2f} GB for {:.2f}B parameters)",

@@ -24,6 +24,7 @@ struct Release {
   bool repack = false;  // the primary's quantized weights in another container (GGUF of shipped MXFP4): as released
   bool listed = false;  // file and file_gb from the Hub repo's file list (--model ORG/NAME), not from the record
   std::string quant_method;  // how its config names the quantization (release `quant_method`); empty: not read
+  std::string registry;      // the engine whose own library holds it under `repo` as a tag (release `registry`); empty: a Hub repo
 };
 
 // The Hub repository --model named, as its file list was read: the GGUF types it holds

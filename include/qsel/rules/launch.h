@@ -25,7 +25,7 @@ std::string gguf_quant_name(const Record& format);
 
 // The file or repo a candidate runs from, as its engine's launch names it.
 struct ModelArg {
-  std::string template_key;  // "model" or "model_repo"
+  std::string template_key;  // "model", "model_repo" or "model_library" (a tag in the engine's own library)
   std::string value;         // the file name, "repo" or "repo:QUANT"
   std::string note;          // how it was chosen ("no published checkpoint: a file you quantize yourself")
   std::string hub_value;     // "ORG/NAME:QUANT" for the engine's model_repo (llama.cpp -hf): the same file fetched from the

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
+#include "qsel/core/json_number.h"
 #include "qsel/core/text.h"
 #include "util.h"
 
@@ -11,7 +12,7 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS039", "release-url-mismatch", Severity::Error, false,
     "A model release's repo is not a Hugging Face repo id, or its url is not that repo's page.",
-    {R"(A `releases` entry of a model record whose `repo` is not `OWNER/NAME` (letters, digits, `-`, `_`, `.`; each part starting with a letter or digit, at most 96 characters), or whose `url` is not `https://huggingface.co/` followed by that repo exactly.)",
+    {R"(A `releases` entry of a model record whose `repo` is not `OWNER/NAME` (letters, digits, `-`, `_`, `.`; each part starting with a letter or digit, at most 96 characters), or whose `url` is not `https://huggingface.co/` followed by that repo exactly. A release in an engine's own library (`registry: ollama`) names a tag instead, `NAME:TAG` in the same characters, and its registry must be an engine whose launch names models by tag (`model_library`).)",
      R"(`qsel recommend --model ORG/NAME` finds a model record by the repos its releases list, before it asks the network, and the answer names the release a user should download. A repo with a typo, or a url that points at another repo than the one named, sends the user to the wrong checkpoint and makes the record answer for a repo it does not describe.)",
      R"(# models/qwen3-32b.yaml
 releases:
@@ -41,6 +42,18 @@ void check_model(CheckContext& c, const Record& m) {
     if (!r.is_object() || !r.contains("repo") || !r["repo"].is_string()) continue;
     std::string repo = r["repo"].get<std::string>();
     std::string at = fmt::format("/releases/{}", i);
+    if (r.contains("registry") && r["registry"].is_string()) {
+      std::string engine = r["registry"].get<std::string>();
+      auto colon = repo.find(':');
+      if (colon == std::string::npos || !hub_name(std::string_view(repo).substr(0, colon)) || !hub_name(std::string_view(repo).substr(colon + 1)))
+        c.report(m, at + "/repo", fmt::format("releases[{}].repo is {}, not a library tag (NAME:TAG) of its registry {}", i, quote_value(repo),
+                                              quote_value(engine)));
+      const Record* e = c.graph().find(engine);
+      if (e && !object_field(e->data, "launch").contains("model_library"))
+        c.report(m, at + "/registry", fmt::format("releases[{}].registry is {}, an engine whose launch names no model by tag (model_library)",
+                                                  i, quote_value(engine)));
+      continue;
+    }
     if (!hub_repo(repo)) {
       c.report(m, at + "/repo", fmt::format("releases[{}].repo is {}, not a Hugging Face repo id (OWNER/NAME)", i, quote_value(repo)));
       continue;
@@ -52,7 +65,7 @@ void check_model(CheckContext& c, const Record& m) {
   }
 }
 
-constexpr KeptField kReads[] = {{Kind::Model, "/releases"}};
+constexpr KeptField kReads[] = {{Kind::Model, "/releases"}, {Kind::Engine, "/launch"}};
 
 void run(CheckContext& c) {
   for (const Record* m : c.graph().of_kind(Kind::Model)) check_model(c, *m);

@@ -33,3 +33,17 @@ TEST_CASE("QS039 release-url-mismatch is clean on a repo and its page, or a repo
   d.write("models/b.yaml", minimal_record("model", "b", release("unsloth/gemma-3-27b-it-GGUF", "")));
   CHECK(lint_code(d.path(), "QS039").empty());
 }
+
+TEST_CASE("QS039 release-url-mismatch reads a library release as a tag of an engine that names models by tag", "[lint][QS039]") {
+  TempDir d;
+  d.write("engines/lib.yaml", minimal_record("engine", "lib", "launch:\n  program: lib run\n  model: '{name}'\n  model_library: '{tag}'\n  source:\n    title: t\n"));
+  d.write("engines/plain.yaml", minimal_record("engine", "plain", "launch:\n  program: plain\n  model: '{repo}'\n  source:\n    title: t\n"));
+  d.write("models/a.yaml", minimal_record("model", "a", "releases:\n- format: awq\n  repo: 'qwen3:8b'\n  registry: lib\n"));
+  d.write("models/b.yaml", minimal_record("model", "b", "releases:\n- format: awq\n  repo: Qwen/Qwen3-8B\n  registry: lib\n"));
+  d.write("models/c.yaml", minimal_record("model", "c", "releases:\n- format: awq\n  repo: 'qwen3:8b'\n  registry: plain\n"));
+  auto f = lint_code(d.path(), "QS039");
+  REQUIRE(f.size() == 2);
+  CHECK(where(f[0], d.path()) == "models/b.yaml:13:9: releases[0].repo is \"Qwen/Qwen3-8B\", not a library tag (NAME:TAG) of its registry \"lib\"");
+  CHECK(where(f[1], d.path()) == "models/c.yaml:14:13: releases[0].registry is \"plain\", an engine whose launch names no model by tag "
+                                 "(model_library)");
+}
