@@ -170,8 +170,12 @@ const std::vector<Step>& eligibility_steps() {
 // The tie-breaks inside a quality group, in order (docs/ranking.md, "Inside a group").
 const std::vector<Step>& tie_break_steps() {
   static const std::vector<Step> steps = {
-      {"a serving fit whose KV cache holds the sequences --concurrency asks for, before one short of them",
-       [](const Context&, const Candidate& c) -> long { return c.memory && c.memory->capacity_short > 0; }},
+      {"a serving fit whose KV cache holds the sequences --concurrency asks for, then by how far short it falls, in halvings",
+       [](const Context&, const Candidate& c) -> long {
+         if (!c.memory || c.memory->capacity_short <= 0) return 0;
+         double held = 1 - c.memory->capacity_short;  // the share of the sequences asked for that the pool holds
+         return held <= 0 ? 64 : 1 + static_cast<long>(std::floor(std::log2(1 / held)));
+       }},
       {"the format the model ships in (the release or a repack of it, then a QAT release)",
        [](const Context& x, const Candidate& c) -> long { return shipped_rank(x.d, c); }},
       {"4 bits per weight or more", [](const Context&, const Candidate& c) -> long { return format_bits(c) > 0 && format_bits(c) < 4; }},
