@@ -83,6 +83,8 @@ std::string format_on(const ojson& j, const Style& st) {
     add_row(t, e["engine"], engine_text(e));
     if (e.contains("requires")) add_row(t, "  needs", e["requires"].get<std::string>());
   }
+  if (j["engines"].empty())  // no engine runs it here: the verdict's own reasons say why
+    for (const auto& r : j.value("verdict_reasons", ojson::array())) add_row(t, "why", r.get<std::string>());
   for (const auto& p : j.value("flagged_paths", ojson::array()))
     add_row(t, "with --flag", fmt::format("{} {}: picks {} ({} kernel){}", p["engine"].get<std::string>(), join(p["flags"]),
                                           p["kernel"].get<std::string>(), p["mode"].get<std::string>(),

@@ -157,6 +157,19 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
     return v;
   }
   bool refused = std::any_of(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == f.id; });
+  // Every engine that serves the format runs on other platforms only (ExLlamaV3: CUDA): the engine records refuse it here.
+  std::vector<std::string> elsewhere;
+  bool served_here = false;
+  for (const Record* e : d.graph.of_kind(Kind::Engine)) {
+    if (!rule_util::engine_asked(d.query, *e) || !contains(served_formats(*e), f.id)) continue;
+    if (rule_util::engine_runs_on(*e, *d.query.target)) served_here = true;
+    else elsewhere.push_back(fmt::format("{} ({})", e->id, fmt::join(e->strings("/platforms"), ", ")));
+  }
+  if (!refused && !served_here && !elsewhere.empty()) {
+    refused = true;
+    v.reasons.push_back(fmt::format("every engine that serves {} runs elsewhere: {}; {} is a {} target", f.id, fmt::join(elsewhere, ", "),
+                                    d.query.target->id, d.query.target->str("platform")));
+  }
   v.value = refused ? "unsupported" : "unknown";
   for (const auto& e : d.excluded)
     if (e.format == f.id || e.format.empty())
