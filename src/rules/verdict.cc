@@ -165,6 +165,15 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
     if (rule_util::engine_runs_on(*e, *d.query.target)) served_here = true;
     else elsewhere.push_back(fmt::format("{} ({})", e->id, fmt::join(e->strings("/platforms"), ", ")));
   }
+  // The engines the user named serve no such format at all (TensorRT-LLM and INT8 W8A8): unsupported by them.
+  std::vector<std::string> not_served;
+  for (const auto& id : d.query.engines)
+    if (const Record* e = d.graph.find(id); e && !contains(served_formats(*e), f.id)) not_served.push_back(id);
+  if (!refused && !served_here && elsewhere.empty() && !d.query.engines.empty() && not_served.size() == d.query.engines.size()) {
+    refused = true;
+    v.reasons.push_back(fmt::format("{} serve{} no {}: it is not among {} formats", fmt::join(not_served, ", "),
+                                    not_served.size() == 1 ? "s" : "", f.id, not_served.size() == 1 ? "its" : "their"));
+  }
   if (!refused && !served_here && !elsewhere.empty()) {
     refused = true;
     v.reasons.push_back(fmt::format("every engine that serves {} runs elsewhere: {}; {} is a {} target", f.id, fmt::join(elsewhere, ", "),

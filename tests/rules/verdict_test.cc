@@ -209,3 +209,23 @@ TEST_CASE("verdict: a matrix yes for a whole vendor column yields to the engine'
                     [](const std::string& r) { return r.find("rocm-fp8-scaled-mm, which does not run on gfx1100") != std::string::npos; }));
   CHECK(judge("mi300x").value == "native");
 }
+
+TEST_CASE("verdict: unsupported where every engine of the format runs on other platforms, or the engine named serves no such format",
+          "[rules][verdict]") {
+  const Graph& g = embedded_graph();
+  auto has = [](const Verdict& v, const std::string& text) {
+    return std::any_of(v.reasons.begin(), v.reasons.end(), [&](const std::string& r) { return r.find(text) != std::string::npos; });
+  };
+  // ExLlamaV3 is CUDA-only: EXL3 on a Radeon is refused by the engine record, not unknown.
+  Verdict exl3 = format_verdict(g, on_part(g, "rx-7900-xtx"), *g.find("exl3"));
+  CHECK(exl3.value == "unsupported");
+  CHECK(has(exl3, "every engine that serves exl3 runs elsewhere: exllamav3 (cuda); gfx1100 is a rocm target"));
+  // TensorRT-LLM, named, serves no INT8 W8A8.
+  Query q = on_part(g, "h100-sxm");
+  q.engines = {"trtllm"};
+  Verdict int8 = format_verdict(g, q, *g.find("int8-w8a8"));
+  CHECK(int8.value == "unsupported");
+  CHECK(has(int8, "trtllm serves no int8-w8a8: it is not among its formats"));
+  // With every engine allowed, one that serves it runs here: not refused.
+  CHECK(format_verdict(g, on_part(g, "h100-sxm"), *g.find("int8-w8a8")).value != "unsupported");
+}
