@@ -148,11 +148,18 @@ ModelSpec from_record_release(const Graph& g, const Record& rec, const std::stri
   ModelSpec m = model_from_record(rec);
   m.source = fmt::format("model record {} (it lists {}; no network)", rec.id, repo);
   bool gguf = false, official = true;
+  int types = 0;  // a GGUF repo the record lists once per type holds several files: none is "the" checkpoint
+  for (const auto& r : m.releases) types += same_repo(r.repo, repo) ? 1 : 0;
   for (auto& r : m.releases) {
     if (!same_repo(r.repo, repo)) continue;
     gguf = gguf || gguf_release(g, r);
     official = r.official;
     if (r.primary) break;  // the repo the model ships as: nothing changes
+    if (types > 1) {
+      m.notes.insert(m.notes.begin(), fmt::format("{} holds {} GGUF types {} records: name one as {}:TAG to serve that one as it is",
+                                                  r.repo, types, rec.id, r.repo));
+      break;
+    }
     for (auto& other : m.releases) other.primary = false;
     r.primary = true;
     r.local = true;

@@ -62,13 +62,13 @@ TEST_CASE("render_recommend: a long engine list is cut before the quality figure
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "8b"}).out);
   // The figures the rows show come from the JSON (the forecast moves with the calibration rows).
   const auto& fp8 = j["candidates"][3];
-  REQUIRE(fp8["format"] == "fp8-per-tensor");
+  REQUIRE(fp8["format"] == "fp8-rowwise");
   std::string tok = fmt::format("~{:.0f}", fp8["forecast"]["decode_tok_s"].get<double>());
   std::string summary = fp8["quality"]["summary"];
   bool fp8_row = false, cut_bf16 = false;
   std::istringstream lines(r.out);
   for (std::string l; std::getline(lines, l);) {
-    if (l.find("fp8-per-tensor (w8a8)              sglang/trtllm/vllm     10.1      yes   " + tok + "   " + summary) != std::string::npos &&
+    if (l.find("fp8 rowwise/per-tensor (w8a8)      sglang/trtllm/vllm     10.1      yes   " + tok + "   " + summary) != std::string::npos &&
         l.size() - summary.size() == l.rfind(summary))
       fp8_row = true;
     if (l.find("bf16 (w16a16)") != std::string::npos && l.find("…  17.1      yes") != std::string::npos &&

@@ -13,8 +13,8 @@ namespace {
 constexpr RuleInfo kInfo{
     "QS040", "duplicate-release-repo", Severity::Error, false,
     "Two model releases name the same Hugging Face repo.",
-    {R"(A `releases` entry whose `repo` (compared without case, as the Hub does) is already listed by an earlier release, in the same model record or in another one.)",
-     R"(A repo holds one checkpoint of one model in one format. `qsel recommend --model ORG/NAME` answers from the record that lists the repo, with no request; when two records list it, or one record lists it under two formats, which model and which format the user gets depends on file order.)",
+    {R"(A `releases` entry whose `repo` (compared without case, as the Hub does) is already listed by an earlier release, in the same model record or in another one. One exception: a GGUF repo holds one file per type, so one record may list it once per GGUF type.)",
+     R"(A repo holds one checkpoint of one model in one format (a GGUF repo, one file per type). `qsel recommend --model ORG/NAME` answers from the record that lists the repo, with no request; when two records list it, or one record lists it under two formats, which model and which format the user gets depends on file order.)",
      R"(# models/llama-3.3-70b.yaml
 releases:
 - format: bf16
@@ -22,10 +22,15 @@ releases:
      R"(models/llama-3.3-70b.yaml:8:9: error: releases[0].repo "meta-llama/Llama-3.1-70B-Instruct" is already a release of llama-3.1-70b (releases[0]): a repo is one checkpoint of one model [QS040 duplicate-release-repo])",
      R"(Keep the release in the record of the model the repo holds, under the format its files are in, and delete the other entry.)"}};
 
-constexpr KeptField kReads[] = {{Kind::Model, "/releases"}};
+constexpr KeptField kReads[] = {{Kind::Model, "/releases"}, {Kind::Format, "/scheme"}};
 
 void run(CheckContext& c) {
   std::map<std::string, std::pair<const Record*, std::size_t>> first;
+  std::map<std::string, std::string> types;  // "record|repo|format" already listed, for the GGUF exception
+  auto gguf = [&](const json& r) {
+    const Record* f = r.contains("format") && r["format"].is_string() ? c.graph().find(r["format"].get<std::string>()) : nullptr;
+    return f && f->str("scheme") == "gguf";
+  };
   for (const Record* m : c.graph().of_kind(Kind::Model)) {
     const json& releases = field(*m, "releases");
     if (!releases.is_array()) continue;
@@ -35,6 +40,12 @@ void run(CheckContext& c) {
       std::string repo = r["repo"].get<std::string>();
       auto [it, fresh] = first.emplace(to_lower(repo), std::make_pair(m, i));
       if (fresh) continue;
+      // Another GGUF type of a GGUF repo the same record lists: one file per type.
+      const json& earlier = field(*it->second.first, "releases")[it->second.second];
+      if (it->second.first == m && gguf(r) && gguf(earlier) &&
+          types.emplace(m->id + "|" + to_lower(repo) + "|" + r["format"].get<std::string>(), "").second &&
+          r["format"] != earlier["format"])
+        continue;
       c.report(*m, fmt::format("/releases/{}/repo", i),
                fmt::format("releases[{}].repo {} is already a release of {} (releases[{}]): a repo is one checkpoint of one model", i,
                            quote_value(repo), it->second.first == m ? "this record" : it->second.first->id, it->second.second));
