@@ -112,6 +112,32 @@ std::string fit_note(const Memory& m, int planned, bool experts) {
                      what, src, experts ? "keep more expert layers in RAM" : "put fewer layers on the GPU", planned);
 }
 
+// A plan on more GPUs than one host drives (the layout's nodes, or the part's gpus_per_host) starts on each host:
+// the engine's multi_host flags go on the run line (host 0's, --node-rank 0), and its note says what else to run;
+// an engine with none recorded is said to start one host's share only.
+void add_multi_host(const Deliberation& d, Candidate& c, const json& launch, std::string& run) {
+  Memory& m = *c.memory;
+  int per_host = d.query.accelerator ? d.query.accelerator->data.value("gpus_per_host", 0) : 0;
+  int gpus = m.layout.gpus();
+  int hosts = std::max(1, m.layout.nodes);
+  if (per_host > 0) hosts = std::max(hosts, (gpus + per_host - 1) / per_host);
+  if (hosts <= 1) return;
+  int each = per_host > 0 ? std::min(per_host, gpus) : m.layout.per_node;
+  const json mh = launch.value("multi_host", json());
+  auto fill = [&](std::string t) {
+    t = replace_all(replace_all(t, "{hosts}", std::to_string(hosts)), "{last}", std::to_string(hosts - 1));
+    return replace_all(replace_all(replace_all(t, "{rank}", "0"), "{head}", "HEAD_IP"), "{gpus}", std::to_string(gpus));
+  };
+  if (!mh.is_object()) {
+    m.notes.push_back(fmt::format("the plan spans {} hosts of {} GPUs; {} has no multi-host launch recorded, so the line below starts "
+                                  "one host's share only: start it on every host in one distributed launch (the engine's own docs)",
+                                  hosts, each, c.engine->id));
+    return;
+  }
+  if (mh.contains("flags")) run += " " + fill(mh.value("flags", ""));
+  m.notes.push_back(fmt::format("the plan spans {} hosts of {} GPUs: {}", hosts, each, fill(mh.value("note", ""))));
+}
+
 void build(Deliberation& d, Candidate& c) {
   Memory& m = *c.memory;
   const json launch = c.engine->data.value("launch", json());
@@ -197,6 +223,7 @@ void build(Deliberation& d, Candidate& c) {
     const json* importer = cli_program(*c.engine, import_cmd);
     m.commands.push_back({"import", importer ? importer->value("program", "") : import_cmd, import_cmd});
   }
+  add_multi_host(d, c, launch, run);
   m.commands.push_back({"run", program, run});
   if (!arg.make.empty()) m.commands.push_back({"quantize", launch.value("convert", json()).value("program", ""), arg.make});
   if (m.placement) m.placement->command = run;

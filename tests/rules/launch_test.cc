@@ -424,3 +424,30 @@ TEST_CASE("launch: a TPU answer prints vLLM's serve command with the plan's cont
   }
   CHECK(printed >= 3);
 }
+
+TEST_CASE("launch: a plan on more GPUs than one host drives starts on each host, as the engine launches across hosts",
+          "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  auto notes_say = [](const Candidate& c, const std::string& text) {
+    return std::any_of(c.memory->notes.begin(), c.memory->notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  // SGLang over two 8-GPU nodes: the run line carries its node flags (host 0's), the note the others.
+  Query q = launch_grid::grid_query(g, *g.find("h100-sxm"), "deepseek-r1");
+  q.count = 16, q.nodes = 2, q.engines = {"sglang"};
+  Deliberation d = deliberate(g, q);
+  REQUIRE(!d.candidates.empty());
+  const Candidate& top = d.candidates[0];
+  std::string run = launch_runs::run_of(top);
+  INFO(run);
+  CHECK(run.find(" --nnodes 2 --node-rank 0 --dist-init-addr HEAD_IP:20000") != std::string::npos);
+  CHECK(unknown_flags(*top.engine, run).empty());
+  CHECK(notes_say(top, "the plan spans 2 hosts of 8 GPUs: run the same line on every host with --node-rank 0 to 1"));
+  // A GB200 NVL72 tray drives 4 GPUs: eight are two hosts, one MPI world for TensorRT-LLM.
+  Deliberation trt = launch_runs::ask_engine(g, "gb200-nvl72", "qwen3-coder-480b-a35b", 8, "trtllm");
+  REQUIRE(!trt.candidates.empty());
+  CHECK(notes_say(trt.candidates[0], "the plan spans 2 hosts of 4 GPUs: TensorRT-LLM starts a model that spans hosts as one MPI world"));
+  // Four GB200 GPUs are one host: no note.
+  Deliberation one = launch_runs::ask_engine(g, "gb200-nvl72", "llama-3.1-70b", 4, "trtllm");
+  REQUIRE(!one.candidates.empty());
+  CHECK_FALSE(notes_say(one.candidates[0], "the plan spans"));
+}
