@@ -71,6 +71,12 @@ long step_of(double v, double best) {
 }
 
 // What the steps read beyond one candidate: the query, and facts about the whole set.
+// What the steps that compare a candidate with the others compare it against: it fits, on a mainline path,
+// uncontested, with no blocker.
+bool fitting(const Candidate& c) {
+  return rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested();
+}
+
 struct Context {
   const Deliberation& d;
   const QualityModel& model;
@@ -403,7 +409,7 @@ void rank_candidates(Deliberation& d) {
   std::string market = d.query.accelerator ? d.query.accelerator->str("market") : "";
   x.serving_part = market == "datacenter" || market == "cloud";
   for (const auto& c : d.candidates)
-    if (rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested()) x.fitting.push_back(&c);
+    if (fitting(c)) x.fitting.push_back(&c);
 
   // Every key is read before any candidate moves into its entry: the steps compare a candidate with the others
   // (x.fitting points into d.candidates).
@@ -427,8 +433,7 @@ void rank_candidates(Deliberation& d) {
   }
   x.fitting.clear();  // the candidates now live in the entries
   for (const Entry& e : entries)
-    if (rule_util::fits(e.c) && !rule_util::has_blocker(e.c) && rule_util::maturity_rank(e.c.maturity) == 0 && !e.c.contested())
-      x.fitting.push_back(&e.c);
+    if (fitting(e.c)) x.fitting.push_back(&e.c);
   price_slow_reference(entries, objective);
   // The objective's own step, inside each eligibility class: bands led by the fastest (smallest)
   // candidate left, each holding what lies within the forecast's error of its leader — what the

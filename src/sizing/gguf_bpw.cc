@@ -67,7 +67,7 @@ std::string reference(const Table& t, const ModelSpec& m) {
   std::string best;
   double best_d = 1e300;
   for (const auto& [on, n] : t.transferable_coverage)
-    if (n >= quarter && distance(t, on, m.params_b) < best_d) best = on, best_d = distance(t, on, m.params_b);
+    if (double d = distance(t, on, m.params_b); n >= quarter && d < best_d) best = on, best_d = d;
   return best_d < 1e200 ? best : "";
 }
 

@@ -1,5 +1,6 @@
 // QS040: the same Hub repo listed by two releases (in one model record or two).
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -26,7 +27,7 @@ constexpr KeptField kReads[] = {{Kind::Model, "/releases"}, {Kind::Format, "/sch
 
 void run(CheckContext& c) {
   std::map<std::string, std::pair<const Record*, std::size_t>> first;
-  std::map<std::string, std::string> types;  // "record|repo|format" already listed, for the GGUF exception
+  std::set<std::string> listed;  // "record|repo|format": one GGUF repo may stand once per type in one record
   auto gguf = [&](const json& r) {
     const Record* f = r.contains("format") && r["format"].is_string() ? c.graph().find(r["format"].get<std::string>()) : nullptr;
     return f && f->str("scheme") == "gguf";
@@ -38,14 +39,12 @@ void run(CheckContext& c) {
       const json& r = releases[i];
       if (!r.is_object() || !r.contains("repo") || !r["repo"].is_string()) continue;
       std::string repo = r["repo"].get<std::string>();
+      std::string format = r.contains("format") && r["format"].is_string() ? r["format"].get<std::string>() : "";
+      bool new_type = listed.insert(m->id + "|" + to_lower(repo) + "|" + format).second;
       auto [it, fresh] = first.emplace(to_lower(repo), std::make_pair(m, i));
       if (fresh) continue;
       // Another GGUF type of a GGUF repo the same record lists: one file per type.
-      const json& earlier = field(*it->second.first, "releases")[it->second.second];
-      if (it->second.first == m && gguf(r) && gguf(earlier) &&
-          types.emplace(m->id + "|" + to_lower(repo) + "|" + r["format"].get<std::string>(), "").second &&
-          r["format"] != earlier["format"])
-        continue;
+      if (it->second.first == m && new_type && gguf(r) && gguf(releases[it->second.second])) continue;
       c.report(*m, fmt::format("/releases/{}/repo", i),
                fmt::format("releases[{}].repo {} is already a release of {} (releases[{}]): a repo is one checkpoint of one model", i,
                            quote_value(repo), it->second.first == m ? "this record" : it->second.first->id, it->second.second));
