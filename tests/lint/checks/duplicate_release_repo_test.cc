@@ -25,3 +25,19 @@ TEST_CASE("QS040 duplicate-release-repo is clean on distinct repos", "[lint][QS0
   d.write("models/b.yaml", minimal_record("model", "b", "releases:\n- format: bf16\n  repo: org/b\n"));
   CHECK(lint_code(d.path(), "QS040").empty());
 }
+
+TEST_CASE("QS040 duplicate-release-repo lets one record list a GGUF repo once per type, and no type twice", "[lint][QS040]") {
+  TempDir d;
+  d.write("formats/gq4.yaml", replaced(minimal_record("format", "gq4"), "scheme: awq", "scheme: gguf"));
+  d.write("formats/gq8.yaml", replaced(minimal_record("format", "gq8"), "scheme: awq", "scheme: gguf"));
+  d.write("models/a.yaml", minimal_record("model", "a",
+                                          "releases:\n- format: gq4\n  repo: org/a-GGUF\n- format: gq8\n  repo: org/a-GGUF\n"
+                                          "- format: gq8\n  repo: org/a-GGUF\n"));
+  d.write("models/b.yaml", minimal_record("model", "b", "releases:\n- format: gq4\n  repo: org/a-GGUF\n"));
+  auto f = lint_code(d.path(), "QS040");
+  REQUIRE(f.size() == 2);  // the same type again, and another record
+  CHECK(where(f[0], d.path()).find("models/a.yaml:") == 0);
+  CHECK(f[0].message.find("releases[2].repo \"org/a-GGUF\" is already a release of this record (releases[0])") == 0);
+  CHECK(where(f[1], d.path()).find("models/b.yaml:") == 0);
+  CHECK(f[1].message.find("is already a release of a (releases[0])") != std::string::npos);
+}
