@@ -186,12 +186,23 @@ double margin_per_part(const Deliberation& d, const Candidate& c, double total_g
     return q.headroom_fraction * total_gb;
   }
   const json mem = c.engine ? object_field(c.engine->data, "memory") : json::object();
-  if (mem.contains("margin_gib")) {
+  double margin = kGiBInGB;
+  if (mem.contains("margin_gib") && mem["margin_gib"].is_number()) {
     *source = fmt::format("{}'s own fitting margin, {:g} GiB per device", c.engine->id, mem["margin_gib"].get<double>());
-    return mem["margin_gib"].get<double>() * kGiBInGB;
+    margin = mem["margin_gib"].get<double>() * kGiBInGB;
+  } else {
+    *source = "qsel's default margin, 1 GiB per part (llama.cpp's --fit-target default; this engine states none)";
   }
-  *source = "qsel's default margin, 1 GiB per part (llama.cpp's --fit-target default; this engine states none)";
-  return kGiBInGB;
+  // A working set the OS shares (Metal): the share of it an engine's code calls too close to run well.
+  const Record* t = q.target;
+  double share = t ? number_or(object_field(t->data, "working_set_margin"), "share") : 0;
+  if (share > 0 && share * total_gb > margin) {
+    *source = fmt::format("{:g}% of the {:.1f} GB working set ({}'s working_set_margin: engine code calls a model past {:g}% of "
+                          "Metal's recommended working set slow; larger than {})",
+                          share * 100, total_gb, t->id, 100 - share * 100, *source);
+    margin = share * total_gb;
+  }
+  return margin;
 }
 
 // An engine whose profiling peak grows with max_num_seqs (vLLM) fits more when
