@@ -148,6 +148,8 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
   const json tp_flags = object_field(object_field(engine.data, "tensor_parallel"), "flags");
   for (const auto& [key, value] : tp_flags.items())
     if (value.is_string()) add("/tensor_parallel/flags/" + key, value.get<std::string>());
+  const json ext = object_field(launch, "context_extension");
+  if (ext.contains("flags") && ext["flags"].is_string()) add("/launch/context_extension/flags", ext["flags"].get<std::string>());
   const json kv = array_field(launch, "kv_cache");
   for (std::size_t i = 0; kv.is_array() && i < kv.size(); ++i)
     if (kv[i].is_object() && kv[i].contains("flags") && kv[i]["flags"].is_string())

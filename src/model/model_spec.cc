@@ -164,6 +164,11 @@ ModelSpec model_from_record(const Record& r) {
   if (d.contains("context_extension")) {
     m.extended_context = d["context_extension"].value("max_context", 0L);
     m.extension_method = d["context_extension"].value("method", std::string());
+    double factor = number_or(d["context_extension"], "factor");
+    m.extension_original = static_cast<long>(number_or(d["context_extension"], "original_context"));
+    if (m.extension_original <= 0 && factor > 1 && m.extended_context > 0)
+      m.extension_original = std::lround(static_cast<double>(m.extended_context) / factor);
+    m.rope_theta = number_or(d["context_extension"], "rope_theta");
   }
   for (const auto& rel : array_field(d, "releases")) {
     Release x{rel["format"].get<std::string>(), rel["repo"].get<std::string>(), rel.value("primary", false), rel.value("official", true)};
@@ -173,6 +178,11 @@ ModelSpec model_from_record(const Record& r) {
     x.file_gb = rel.value("file_gb", 0.0);
     x.quant_method = rel.value("quant_method", "");
     x.registry = rel.value("registry", "");
+    if (rel.contains("not_on") && rel["not_on"].is_object()) {
+      for (const auto& e : array_field(rel["not_on"], "engines"))
+        if (e.is_string()) x.not_engines.push_back(e.get<std::string>());
+      x.not_reason = rel["not_on"].value("reason", "");
+    }
     m.releases.push_back(x);
   }
   std::string shape = m.moe() ? fmt::format("{} MoE ({} active)", size_label(m.params_b), size_label(m.active_params_b))

@@ -22,6 +22,9 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
+// Hugging Face's per-file limit: publishers upload larger GGUFs in parts ("Upload in splits of max 50GB due to HF 50GB limit").
+constexpr double kHubFileCapGB = 50;
+
 std::string replace_all(std::string s, const std::string& key, const std::string& value) {
   for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size())) s.replace(at, key.size(), value);
   return s;
@@ -138,6 +141,40 @@ void add_multi_host(const Deliberation& d, Candidate& c, const json& launch, std
   m.notes.push_back(fmt::format("the plan spans {} hosts of {} GPUs: {}", hosts, each, fill(mh.value("note", ""))));
 }
 
+// A context past the model's native one, inside what the publisher's RoPE scaling reaches (model context_extension): the
+// engine's flags for it (launch.context_extension), with the factor the context needs, as the publisher advises ("if the
+// typical context length ... is 65,536 tokens, it would be better to set factor as 2.0"); else what to set, said.
+void add_context_extension(const Deliberation& d, Candidate& c, const json& launch, Builder& b) {
+  const ModelSpec& model = *d.query.model;
+  long ctx = d.query.context;
+  if (model.max_context <= 0 || ctx <= model.max_context || model.extended_context < ctx || model.extension_original <= 0) return;
+  Memory& m = *c.memory;
+  double factor = std::ceil(static_cast<double>(ctx) / static_cast<double>(model.extension_original));
+  const json ext = object_field(launch, "context_extension");
+  std::string flags = ext.value("flags", "");
+  if (!ext.is_object() || ext.value("method", "") != model.extension_method || flags.empty()) {
+    m.notes.push_back(fmt::format("--context {} needs {}'s {} RoPE scaling (factor {:g} over {} tokens), and {} has no command-line "
+                                  "flag for it recorded: set rope_scaling in the model's config.json before loading",
+                                  ctx, model.id, model.extension_method, factor, model.extension_original, c.engine->id));
+    return;
+  }
+  if (flags.find("{theta}") != std::string::npos && model.rope_theta <= 0) {
+    m.notes.push_back(fmt::format("--context {} needs {}'s {} RoPE scaling (factor {:g} over {} tokens); {}'s override replaces the "
+                                  "whole RoPE block and {}'s rope_theta is not recorded: copy it from the model's config.json into "
+                                  "the override ({})", ctx, model.id, model.extension_method, factor, model.extension_original,
+                                  c.engine->id, model.id, flags));
+    return;
+  }
+  flags = replace_all(flags, "{factor}", fmt::format("{:.1f}", factor));
+  flags = replace_all(flags, "{original}", std::to_string(model.extension_original));
+  flags = replace_all(flags, "{extended}", std::to_string(static_cast<long>(factor) * model.extension_original));
+  flags = replace_all(flags, "{theta}", model.rope_theta == std::floor(model.rope_theta) && model.rope_theta < 1e15 ? fmt::format("{:.0f}", model.rope_theta) : fmt::format("{}", model.rope_theta));
+  b.words.push_back(flags);
+  m.notes.push_back(fmt::format("{} RoPE scaling, factor {:g} over {}'s original {} tokens, for --context {} ({}; static scaling can "
+                                "cost quality on short prompts, so use it only where prompts are that long)",
+                                model.extension_method, factor, model.id, model.extension_original, ctx, ext.value("note", "")));
+}
+
 void build(Deliberation& d, Candidate& c) {
   Memory& m = *c.memory;
   const json launch = c.engine->data.value("launch", json());
@@ -172,10 +209,11 @@ void build(Deliberation& d, Candidate& c) {
     b.add("prompt_mode", {{"{mode}", mode}});
   }
   if (d.query.context > 0) b.add("context", {{"{context}", std::to_string(d.query.context)}});
+  add_context_extension(d, c, launch, b);
   // What the engine needs to take the kernel the plan runs on (kernel_selection launch_flags: the Gaudi plugin's GPTQ method
   // answers only to --quantization gptq_hpu).
   for (const auto& w : command_words(c.kernel_launch_flags)) b.words.push_back(w);
-  if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m)); kv && !kv->empty()) {
+  if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m), d.query.target); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.
     for (const auto& e : array_field(launch, "kv_cache"))
@@ -268,12 +306,19 @@ void build(Deliberation& d, Candidate& c) {
 
 }  // namespace
 
-std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format) {
+std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format, const Record* target) {
   const json launch = engine.data.value("launch", json());
   if (!kv_format) return std::string();
   if (!launch.is_object()) return std::string();
-  for (const auto& e : array_field(launch, "kv_cache"))
-    if (e.value("format", "") == kv_format->id) return e.value("flags", "");
+  for (const auto& e : array_field(launch, "kv_cache")) {
+    if (e.value("format", "") != kv_format->id) continue;
+    // An entry for some targets only (vLLM's FP8 cache on Ampere needs FlashInfer pinned) is the line there; another entry
+    // of the format serves the rest.
+    const json targets = array_field(e, "targets");
+    if (!targets.empty() && (!target || std::none_of(targets.begin(), targets.end(), [&](const json& x) { return x == target->id; })))
+      continue;
+    return e.value("flags", "");
+  }
   return std::nullopt;
 }
 
@@ -339,10 +384,17 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
                           hub->repo, quant, hub->types.empty() ? std::string("no GGUF type qsel knows") : fmt::format("it holds {}", fmt::join(hub->types, ", ")),
                           name),
               ""};
+    // The Hub caps a file at 50 GB, so publishers split a larger GGUF (NAME-00001-of-0000N.gguf); llama-quantize writes one file.
+    bool split = c.memory && c.memory->weights_gb > kHubFileCapGB;
     return {"model", shell_word(name),
-            c.release.empty() ? fmt::format("no published {} file of {} is recorded: {} is the name the common publishers "
-                                            "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(d.graph, model), name)
-                              : "",
+            c.release.empty() && split
+                ? fmt::format("no published {} file of {} is recorded: llama-quantize writes {} from the 16-bit GGUF as one file; a "
+                              "published one of {:.0f} GB comes in parts under the Hub's 50 GB file limit ({}-00001-of-0000N.gguf: "
+                              "-m names the first, llama.cpp loads the rest from beside it)",
+                              quant, model_name(d.graph, model), name, c.memory->weights_gb, name.substr(0, name.size() - 5))
+            : c.release.empty() ? fmt::format("no published {} file of {} is recorded: {} is the name the common publishers "
+                                              "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(d.graph, model), name)
+                                : "",
             ""};
   }
   // An engine that loads one file ({file}: llama.cpp's -m) runs the 16-bit weights from a file its converter makes from

@@ -25,6 +25,8 @@ struct Release {
   bool listed = false;  // file and file_gb from the Hub repo's file list (--model ORG/NAME), not from the record
   std::string quant_method;  // how its config names the quantization (release `quant_method`); empty: not read
   std::string registry;      // the engine whose own library holds it under `repo` as a tag (release `registry`); empty: a Hub repo
+  std::vector<std::string> not_engines;  // engines its publisher's recipe does not run on as they stand (release `not_on.engines`)
+  std::string not_reason;                // why (release `not_on.reason`)
 };
 
 // The Hub repository --model named, as its file list was read: the GGUF types it holds
@@ -86,6 +88,8 @@ struct ModelSpec {
   long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown
   long extended_context = 0;       // longer through the publisher's RoPE scaling (context_extension); 0 = none
   std::string extension_method;    // "YaRN"
+  long extension_original = 0;     // the context the scaling factor multiplies (original_max_position_embeddings); 0 = unknown
+  double rope_theta = 0;           // the RoPE base, for overrides that replace the whole RoPE block; 0 = not recorded
   std::vector<Release> releases;   // what the publisher ships; empty when unknown
   std::optional<CheckpointFacts> checkpoint;  // --model PATH
   std::optional<HubListing> hub;              // --model ORG/NAME: the repository's file list

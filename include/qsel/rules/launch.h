@@ -17,7 +17,7 @@ namespace qsel {
 // 16-bit cache (the engines' default); nullopt when the engine records a launch
 // spec and no entry for that format (the plan cannot be expressed), or "" when it
 // records no launch spec at all (nothing is printed for it).
-std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format);
+std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format, const Record* target = nullptr);
 
 // A GGUF format's type as publishers spell it in file names (Q4_K_M, MXFP4_MOE):
 // the alias that is one upper-case word, never the llama.cpp enum (LLAMA_FTYPE_...).
