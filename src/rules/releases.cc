@@ -46,6 +46,11 @@ void apply_releases(Deliberation& d) {
         unread.push_back({i, &r});
         continue;
       }
+      if (c.engine && std::find(r.not_engines.begin(), r.not_engines.end(), c.engine->id) != r.not_engines.end()) {
+        rule_util::add_unique(c.why, fmt::format("{} is published, but not for {} as it stands: {}; not served as published here",
+                                                 r.repo, c.engine->id, r.not_reason));
+        continue;
+      }
       bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official) ||
                     (!named && !r.registry.empty());  // the engine's own library tag: what its users run
       if (better) {
