@@ -262,7 +262,11 @@ void price_slow_reference(std::vector<Entry>& entries, const std::string& object
   for (Entry& r : entries) {
     if (!r.exact_reference || !is_baseline(*r.c.format) || !r.c.memory || r.c.memory->placement) continue;
     double slow = speed(r.c);
-    if (slow <= 0 || slow >= comfortable_tok_s()) continue;
+    // A local runner serves one reader at batch 1, where the bytes read decide the speed at any speed: there the
+    // 16-bit file is priced against a lossless one that runs kSlowGain faster whatever the speed (llama.cpp's Q8_0
+    // over its BF16); a serving engine keeps its unquantized model while it is comfortable.
+    bool local = r.c.engine && r.c.engine->str("role") == "local";
+    if (slow <= 0 || (slow >= comfortable_tok_s() && !local)) continue;
     double best = 0;
     for (const Entry& e : entries)
       if (&e != &r && e.head == r.head && e.known && !e.exact_reference && e.c.memory && !e.c.memory->placement &&
@@ -273,9 +277,13 @@ void price_slow_reference(std::vector<Entry>& entries, const std::string& object
     r.priced = r.price;
     r.c.priced_cost = r.priced;
     r.exact_reference = false;
-    r.c.why.push_back(fmt::format("slow — ~{:.0f} tok/s unquantized, under the {:.0f} tok/s a reader does not wait on, where a lossless "
-                                  "format runs ~{:.0f}: priced {:.2g} on the quality scale, as a slow plan is (docs/ranking.md)",
-                                  slow, comfortable_tok_s(), best, r.price));
+    r.c.why.push_back(slow < comfortable_tok_s()
+                          ? fmt::format("slow — ~{:.0f} tok/s unquantized, under the {:.0f} tok/s a reader does not wait on, where a "
+                                        "lossless format runs ~{:.0f}: priced {:.2g} on the quality scale, as a slow plan is (docs/ranking.md)",
+                                        slow, comfortable_tok_s(), best, r.price)
+                          : fmt::format("slower — ~{:.0f} tok/s unquantized on a local runner, where a lossless format runs ~{:.0f}: "
+                                        "priced {:.2g} on the quality scale, as a slower plan is (docs/ranking.md)",
+                                        slow, best, r.price));
   }
 }
 

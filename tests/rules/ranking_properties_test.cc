@@ -88,6 +88,11 @@ void more_never_worse(const Graph& g, const Fitted& f, const Query& base, const 
   // resource can move that trade towards a faster plan, never towards a slower, worse one.
   auto speed = [](const Candidate& c) { return c.memory ? decode_speed(*c.memory) : 0.0; };
   if (in_system_ram(a) && (!in_system_ram(b) || speed(b) > speed(a))) return;
+  // On a local runner the 16-bit file is priced against a lossless format that runs kSlowGain faster (ranking.cc,
+  // price_slow_reference): less context can make the 8-bit file that much faster and move the trade towards it.
+  bool local = a.engine && a.engine->str("role") == "local";
+  if (local && is_baseline(*a.format) && !is_baseline(*b.format) && speed(b) > speed(a) && quality_band(b.quality.total()) == "lossless")
+    return;
   // A tight fit that may not load gives way to a comfortable one of a quality inside the tight fit's price.
   if (a.memory && b.memory && a.memory->fit == "tight" && b.memory->fit == "yes") return;
   // On a datacenter or cloud part the question is serving (eligibility step 7): when the larger machine
