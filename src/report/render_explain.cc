@@ -103,7 +103,9 @@ std::string format_on(const ojson& j, const Style& st) {
   for (const auto& c : j["conflicts"]) add_row(t, st.yellow("conflict"), c.get<std::string>() + " — unresolved: the records disagree, and both sides are kept");
   std::map<std::string, std::vector<std::string>> missing;
   for (const auto& m : j["also_missing"]) missing[m["engine"]].push_back(m["column"]);
-  for (const auto& [engine, cols] : missing) add_row(t, "also here", fmt::format("{} has no {}", engine, fmt::join(cols, ", ")));
+  for (const auto& [engine, cols] : missing) add_row(t, "also here",
+                                                     fmt::format("{}'s support table marks no {} (the table, not its code: explain "
+                                                                 "one of them for the verdict)", engine, fmt::join(cols, ", ")));
   if (j.contains("quality")) add_row(t, "quality", j["quality"]["statement"].get<std::string>());
   // At most six rows of each kind on screen; --format json lists them all.
   std::map<std::string, int> shown, hidden;
