@@ -143,6 +143,35 @@ long unpublished_requantization(const Context& x, const Candidate& c) {
   });
 }
 
+// A checkpoint the user must calibrate themselves for a serving engine (llm-compressor, AutoAWQ: hours of GPU time
+// on the 16-bit weights, and a calibration set) while a published quantized checkpoint of its quality band or a better
+// one fits on the GPU: experts serve the published one (blind audits 11 #27 and #36, 12 #32: an INT8 W8A8 of a 235B
+// MoE to calibrate by hand over Qwen's own FP8). A local runner's file (llama-quantize, mlx_lm.convert) is minutes
+// of work and is not held back.
+long self_made_while_published(const Context& x, const Candidate& c) {
+  if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || is_baseline(*c.format) ||
+      !c.quality.known || c.format->str("scheme") == "gguf")  // a GGUF file is llama-quantize's minutes, whoever serves it
+    return 0;
+  int band = quality_band_rank(quality_band(c.quality.total()));
+  const std::string& objective = x.d.query.objective;
+  return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
+    if (o == &c || (o->release.empty() && !o->shipped) || is_baseline(*o->format) || !o->quality.known ||
+        !o->engine || o->engine->str("role") != "serving" ||
+        (fit_of(*o) != "yes" && fit_of(*o) != "tight") || rule_util::has_blocker(*o) || o->contested() ||
+        rule_util::maturity_rank(o->maturity) > rule_util::maturity_rank(c.maturity) ||
+        quality_band_rank(quality_band(o->quality.total())) > band)
+      return false;
+    // Within a family more bits are never worse: a published member with fewer bits does not hold back one with more.
+    if (!c.quality.family.empty() && o->quality.family == c.quality.family && format_bits(*o) < format_bits(c)) return false;
+    // Under speed or memory the published one must also serve the objective as well (within the forecast's error):
+    // a self-made NVFP4 on Blackwell is the speed answer even where a published FP8 is better.
+    if (objective == "speed") return speed(*o) >= speed(c) * (1 - kObjectiveTie);
+    if (objective == "memory")
+      return o->memory && c.memory && o->memory->total_gb <= c.memory->total_gb * (1 + kObjectiveTie);
+    return true;
+  });
+}
+
 // The eligibility steps, in order (docs/ranking.md, "Eligibility").
 const std::vector<Step>& eligibility_steps() {
   static const std::vector<Step> steps = {
@@ -163,6 +192,9 @@ const std::vector<Step>& eligibility_steps() {
        }},
       {"not an unpublished re-quantization of a quantized release at about its size, while the release fits on the GPU",
        unpublished_requantization},
+      {"not a checkpoint to calibrate yourself for a serving engine, while a published one of its quality band or a better one "
+       "fits on the GPU",
+       self_made_while_published},
       {"uncontested (no record disputes that it runs here)", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
       {"a serving engine, on a datacenter or cloud part",
        [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
