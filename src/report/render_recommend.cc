@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -312,9 +313,19 @@ std::string exclusion_summary(const ojson& r) {
     if (std::find(v.begin(), v.end(), who) == v.end()) v.push_back(who);
   }
   std::sort(rules.begin(), rules.end());
+  // A rule that excluded every one of its candidates for one reason says it once, here (a --kv-cache the engine
+  // cannot select excludes every format alike): a reader should not need -v to learn why nothing is left.
+  std::map<std::string, std::set<std::string>> reasons;
+  for (const auto& e : r["excluded"]) reasons[e["rule"].get<std::string>()].insert(e.value("reason", std::string()));
   std::vector<std::string> parts;
-  for (const auto& rule : rules) parts.push_back(fmt::format("{}: {}", rule_label(rule), fmt::join(names[rule], ", ")));
-  return fmt::format("{} (-v gives each reason)", fmt::join(parts, " · "));
+  bool all_said = true;
+  for (const auto& rule : rules) {
+    bool one = reasons[rule].size() == 1 && !reasons[rule].begin()->empty() && names[rule].size() > 1;
+    all_said = all_said && one;
+    parts.push_back(one ? fmt::format("{} ({} of them, one reason): {}", rule_label(rule), names[rule].size(), *reasons[rule].begin())
+                        : fmt::format("{}: {}", rule_label(rule), fmt::join(names[rule], ", ")));
+  }
+  return fmt::format("{}{}", fmt::join(parts, " · "), all_said ? " (-v lists them)" : " (-v gives each reason)");
 }
 
 std::vector<std::string> unknowns(const ojson& r, const ojson& cands, std::size_t shown) {
@@ -391,7 +402,11 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   for (std::size_t g = 0; g < groups.size() && g < top; ++g) t.add(row(cands, groups[g], st));
   std::size_t natural = t.natural_width(1);
   t.fit(st.width, 1, {kKernel, kKv, kWeights, kPath}, {{kEngine, 18}, {kQuality, 14}, {kFormat, 16}});
-  out += t.render(1);
+  // Nothing left to rank and no lead to say why: an empty table says nothing, so the answer says so and points at the reasons.
+  if (cands.empty() && !(r.contains("lead") && !r["lead"].empty()))
+    out += section("No answer", {"every candidate was excluded by a rule; the reasons are under Excluded, below"}, st);
+  else
+    out += t.render(1);
   std::vector<std::string> below;
   if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));
   if (estimate_shown(cands, groups, top))

@@ -142,10 +142,20 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
 bool explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
   const Record* f = kv_format(d.graph, c, d.query.kv_cache);
   if (c.engine && !f) {
+    // What it does serve, so the user can ask for that instead (llama.cpp has no FP8 cache; its 8-bit one is Q8_0).
+    const Record* other = kv_format(d.graph, c, "");
+    std::string instead;
+    if (other) {
+      std::string el = to_lower(other->str("element_format"));
+      std::string ask = el.find("int") != std::string::npos || el.find("q8") != std::string::npos || to_lower(other->id).find("q8") != std::string::npos
+                            ? "int8" : el.find("e4m3") != std::string::npos || el.find("e5m2") != std::string::npos ? "fp8" : "";
+      instead = fmt::format("; its 8-bit cache is {} ({}){}", other->id, other->name,
+                            ask.empty() || ask == d.query.kv_cache ? "" : fmt::format(": --kv-cache {} asks for it", ask));
+    }
     d.excluded.push_back({c.format->id, c.engine->id, "rule-6",
                           fmt::format("--kv-cache {}: {} serves no {} KV-cache format its command line can select (engine "
                                       "formats and launch kv_cache), so no command of it allocates the cache the plan would be "
-                                      "sized for: not offered", d.query.kv_cache, c.engine->id, d.query.kv_cache),
+                                      "sized for: not offered{}", d.query.kv_cache, c.engine->id, d.query.kv_cache, instead),
                           {}});
     return false;
   }
