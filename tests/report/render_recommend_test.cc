@@ -84,18 +84,26 @@ TEST_CASE("render_recommend: candidates whose format, path and figures match sha
           "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "h100", "--model-size", "70b"});
   auto awq = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
-  std::string awq_quality = awq["candidates"][3]["quality"]["summary"];
+  std::string awq_quality = awq["candidates"][1]["quality"]["summary"];
   // The forecast moves with the speed rows the calibration reads: take it from the JSON, as the quality.
-  std::string awq_speed = fmt::format("~{:<6.0f}", awq["candidates"][3]["forecast"]["decode_tok_s"].get<double>());
-  CHECK(r.out.find("\n 4-5  awq (w4a16)                        sglang/vllm  dequant  42.5      yes   " + awq_speed + awq_quality + "\n") !=
-        std::string::npos);
-  CHECK(r.out.find(" kernel, weights GB, KV GB: shown from 138 columns (a wider terminal, or COLUMNS=138); --format json") != std::string::npos);
+  std::string awq_speed = fmt::format("~{:<6.0f}", awq["candidates"][1]["forecast"]["decode_tok_s"].get<double>());
+  // The AWQ row stands for its two engines (ranks 2-3), its figures once, padded as the table pads them.
+  bool awq_row = false;
+  std::stringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);)
+    if (l.rfind(" 2-3 ", 0) == 0 && l.find("awq (w4a16)") != std::string::npos && l.find("sglang/vllm ") != std::string::npos &&
+        l.find(" dequant  42.5 ") != std::string::npos && l.size() >= awq_quality.size() &&
+        l.compare(l.size() - awq_quality.size(), awq_quality.size(), awq_quality) == 0 && l.find(awq_speed) != std::string::npos)
+      awq_row = true;
+  CHECK(awq_row);
+  CHECK(r.out.find(" kernel, weights GB, KV GB: shown from 171 columns (a wider terminal, or COLUMNS=171); --format json") != std::string::npos);
   // Bars that are the same are one line, naming every rank they stand for.
-  CHECK(r.out.find("\n #4-7  ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
+  CHECK(r.out.find("\n #2-5   ███████████████████▓▒▒▒▒▒▒▒·············  56.5 of 85.5 GB\n") != std::string::npos);
   // JSON still has one entry per candidate, each with its own kernel.
   auto j = nlohmann::json::parse(test::run_cli({"recommend", "--format", "json", "--gpu", "h100", "--model-size", "70b"}).out);
-  CHECK(j["candidates"][3]["kernel"] == "marlin");
-  CHECK(j["candidates"][4]["kernel"] == "machete");
+  CHECK(j["candidates"][1]["format"] == "awq");
+  CHECK(j["candidates"][1]["kernel"] == "marlin");
+  CHECK(j["candidates"][2]["kernel"] == "machete");
 }
 
 TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are behind -v", "[report][recommend]") {
