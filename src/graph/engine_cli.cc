@@ -138,7 +138,7 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
   };
   for (const auto& [key, value] : launch.items()) {
     if (key == "program" || key == "server" || key == "note" || key == "source" || key == "model_import_note" || key == "prompt_mode_default" || !value.is_string()) continue;
-    if (key == "model_import") out.push_back({"/launch/" + key, value.get<std::string>()});  // a whole command of its own program
+    if (key == "model_import" || key == "model_download") out.push_back({"/launch/" + key, value.get<std::string>()});  // a whole command of its own program
     else add("/launch/" + key, value.get<std::string>());
   }
   // The converter that makes the file `model` takes: its own program's flags.

@@ -383,6 +383,7 @@ static std::vector<std::string> command_lines(const ojson& c) {
                         : role == "quantize" ? "first, make the file: "
                         : role == "serve"    ? "start the server: "
                         : role == "import"   ? "import the file: "
+                        : role == "download" ? "first, fetch it: "
                         : role == "hub"      ? "or fetch it from the Hub as it starts: "
                                              : role + ": ";
     out.push_back(label + x.value("command", std::string()));

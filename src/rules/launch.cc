@@ -183,6 +183,14 @@ void build(Deliberation& d, Candidate& c) {
   const ModelSpec& model = *d.query.model;
   Builder b{launch, {program}};
   ModelArg arg = model_arg(d, c);
+  // A loader that reads a folder, never a repo id (ExLlama's -m): a published repository is fetched to a folder first.
+  std::string download;
+  if (launch.contains("model_download") && launch["model_download"].is_string() && arg.template_key == "model" &&
+      !c.release.empty() && arg.value == c.release) {
+    std::string dir = "./" + repo_name(c.release);
+    download = replace_all(replace_all(launch["model_download"].get<std::string>(), "{repo}", c.release), "{dir}", dir);
+    arg.value = dir;
+  }
   // A local file the engine imports under a name first (model_import): the name is the file's, lower-case.
   std::string imported = arg.value.size() > 5 && arg.value.compare(arg.value.size() - 5, 5, ".gguf") == 0 ? arg.value.substr(0, arg.value.size() - 5) : arg.value;
   imported = to_lower(imported.substr(imported.rfind('/') == std::string::npos ? 0 : imported.rfind('/') + 1));
@@ -260,6 +268,10 @@ void build(Deliberation& d, Candidate& c) {
   if (!import_cmd.empty()) {
     const json* importer = cli_program(*c.engine, import_cmd);
     m.commands.push_back({"import", importer ? importer->value("program", "") : import_cmd, import_cmd});
+  }
+  if (!download.empty()) {
+    const json* fetcher = cli_program(*c.engine, download);
+    m.commands.push_back({"download", fetcher ? fetcher->value("program", "") : download, download});
   }
   add_multi_host(d, c, launch, run);
   m.commands.push_back({"run", program, run});

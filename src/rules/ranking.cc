@@ -165,7 +165,7 @@ long self_made_while_published(const Context& x, const Candidate& c) {
     if (!c.quality.family.empty() && o->quality.family == c.quality.family && format_bits(*o) < format_bits(c)) return false;
     // Under speed or memory the published one must also serve the objective as well (within the forecast's error):
     // a self-made NVFP4 on Blackwell is the speed answer even where a published FP8 is better.
-    if (objective == "speed") return speed(*o) >= speed(c) * (1 - kObjectiveTie);
+    if (objective == "speed") return speed(*o) * (1 + kObjectiveTie) >= speed(c);
     if (objective == "memory")
       return o->memory && c.memory && o->memory->total_gb <= c.memory->total_gb * (1 + kObjectiveTie);
     return true;

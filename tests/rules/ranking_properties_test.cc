@@ -162,7 +162,8 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
   // --objective speed never picks a candidate slower than another of its class by more than the
   // forecast's error (10%, the band of ranking.cc). Not of its class: a re-quantization of a quantized
   // release that nobody publishes, at about the release's size (3/4 of its bits to 10% more), while the
-  // release fits on the GPU (the release comes first under every objective).
+  // release fits on the GPU (the release comes first under every objective); nor a checkpoint to calibrate yourself
+  // while a published one about as fast fits (eligibility step 7).
   Query fast = q;
   fast.objective = "speed";
   Deliberation sp = deliberate(g, fast, &f);
@@ -184,9 +185,23 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
                o.maturity == "mainline" && !o.contested() && !rule_util::has_blocker(o) && sized(c) >= 0.75 * sized(o) && sized(c) <= 1.10 * sized(o);
       });
     };
+    // Eligibility step 7: a checkpoint to calibrate yourself for a serving engine waits for a published one of its
+    // quality band or better, on a serving engine, within the forecast's error of its speed.
+    auto waits_for_published = [&](const Candidate& c) {
+      if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || is_baseline(*c.format) ||
+          c.format->str("scheme") == "gguf" || !c.quality.known)
+        return false;
+      int band = quality_band_rank(quality_band(c.quality.total()));
+      return std::any_of(sp.candidates.begin(), sp.candidates.end(), [&](const Candidate& o) {
+        return &o != &c && (!o.release.empty() || o.shipped) && !is_baseline(*o.format) && o.quality.known && o.engine &&
+               o.engine->str("role") == "serving" && o.memory && (o.memory->fit == "yes" || o.memory->fit == "tight") &&
+               !o.contested() && !rule_util::has_blocker(o) && quality_band_rank(quality_band(o.quality.total())) <= band &&
+               speed(o) * 1.10 >= speed(c);
+      });
+    };
     for (const auto& c : sp.candidates) {
       if (!rule_util::fits(c) || c.maturity != "mainline" || c.contested() || rule_util::has_blocker(c) || rule_util::broken(c)) continue;
-      if (waits_for_release(c)) continue;
+      if (waits_for_release(c) || waits_for_published(c)) continue;
       if (c.path == "emulated" || (c.memory && c.memory->fit == "slow") || (bits(c) > 0 && bits(c) < 4) || !top.memory) continue;
       if (serving && c.engine && c.engine->str("role") != "serving") continue;
       if (speed(c) > speed(top) * 1.10 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
