@@ -221,6 +221,7 @@ void build(Deliberation& d, Candidate& c) {
   // What the engine needs to take the kernel the plan runs on (kernel_selection launch_flags: the Gaudi plugin's GPTQ method
   // answers only to --quantization gptq_hpu).
   for (const auto& w : command_words(c.kernel_launch_flags)) b.words.push_back(w);
+  if (!c.online_flags.empty()) b.words.push_back(c.online_flags);  // the engine quantizes the 16-bit checkpoint as it loads
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m), d.query.target); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.
@@ -428,7 +429,7 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
     return {"model", shell_word(model.checkpoint->path), "", ""};
   if (!c.release.empty()) return {"model", shell_word(c.release), "", ""};
-  if (is_baseline(*c.format) && !base_repo(d).empty()) return {"model", shell_word(base_repo(d)), "", ""};
+  if ((is_baseline(*c.format) || !c.online_flags.empty()) && !base_repo(d).empty()) return {"model", shell_word(base_repo(d)), "", ""};
   std::string folder = fmt::format("./{}-{}", model_name(d.graph, model), c.format->id);
   return {"model", shell_word(folder), fmt::format("no published {} checkpoint of {} is recorded: {} is a folder you quantize yourself",
                                                    c.format->id, model_name(d.graph, model), folder), ""};

@@ -149,13 +149,13 @@ long unpublished_requantization(const Context& x, const Candidate& c) {
 // MoE to calibrate by hand over Qwen's own FP8). A local runner's file (llama-quantize, mlx_lm.convert) is minutes
 // of work and is not held back.
 long self_made_while_published(const Context& x, const Candidate& c) {
-  if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || is_baseline(*c.format) ||
-      !c.quality.known || c.format->str("scheme") == "gguf")  // a GGUF file is llama-quantize's minutes, whoever serves it
+  if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || !c.online_flags.empty() ||
+      is_baseline(*c.format) || !c.quality.known || c.format->str("scheme") == "gguf")  // a GGUF file is llama-quantize's minutes
     return 0;
   int band = quality_band_rank(quality_band(c.quality.total()));
   const std::string& objective = x.d.query.objective;
   return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
-    if (o == &c || (o->release.empty() && !o->shipped) || is_baseline(*o->format) || !o->quality.known ||
+    if (o == &c || (o->release.empty() && !o->shipped && o->online_flags.empty()) || is_baseline(*o->format) || !o->quality.known ||
         !o->engine || o->engine->str("role") != "serving" ||
         (fit_of(*o) != "yes" && fit_of(*o) != "tight") || rule_util::has_blocker(*o) || o->contested() ||
         rule_util::maturity_rank(o->maturity) > rule_util::maturity_rank(c.maturity) ||

@@ -10,6 +10,7 @@
 
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
+#include "qsel/core/json_number.h"
 
 namespace qsel {
 
@@ -101,6 +102,21 @@ void apply_releases(Deliberation& d) {
     }
     if (!c.release.empty() && !m.id.empty()) rule_util::add_unique(c.evidence, m.id);
   }
+  // Formats the engine makes from the 16-bit checkpoint as it loads it (vLLM's --quantization fp8): no checkpoint to make.
+  const Release* base = nullptr;
+  for (const auto& r : m.releases)
+    if (r.primary && d.graph.find(r.format) && is_baseline(*d.graph.find(r.format))) base = &r;
+  if (base)
+    for (auto& c : d.candidates) {
+      if (!c.engine || !c.release.empty() || c.shipped || is_baseline(*c.format)) continue;
+      for (const auto& e : array_field(c.engine->data, "online_quantization"))
+        if (e.value("format", "") == c.format->id && e.contains("flags") && e["flags"].is_string()) {
+          c.online_flags = e["flags"].get<std::string>();
+          c.why.push_back(fmt::format("{} quantizes {} to {} as it loads it ({}): no checkpoint to make", c.engine->id, base->repo,
+                                      c.format->id, c.online_flags));
+          break;
+        }
+    }
   for (const auto& [i, r] : unread) {
     Candidate& c = d.candidates[i];
     if (!c.release.empty()) continue;
