@@ -34,12 +34,12 @@ std::string cache_dtype(const Record& f) {
 bool bitrate_chosen(const Record& f) { return object_field(f.data, "bpw").contains("target"); }
 
 // The engine's 8-bit KV formats its command line can select (engine launch kv_cache), preferring the dtype the user named.
-const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype) {
+const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype, const Record* target) {
   if (!c.engine) return nullptr;
   const Record* any = nullptr;
   for (const auto& id : served_formats(*c.engine)) {
     const Record* f = g.find(id);
-    if (!f || !kv8(*f) || !kv_cache_flags(*c.engine, f)) continue;  // never a cache its command line cannot select
+    if (!f || !kv8(*f) || !kv_cache_flags(*c.engine, f, target)) continue;  // never a cache its command line cannot select
     std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));
     if (dtype.empty() || text.find(dtype) != std::string::npos) return f;
     if (!any) any = f;
@@ -89,7 +89,7 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   bool speed = d.query.objective == "speed" && c.memory && c.memory->fits && !offloaded && c.engine &&
                c.engine->str("role") == "serving";  // a local runner's quantized cache buys room, not speed
   if (!c.memory || (c.memory->fits && !offloaded && !tight && !chosen && !speed)) return;
-  const Record* f = kv_format(d.graph, c, "");
+  const Record* f = kv_format(d.graph, c, "", d.query.target);
   if (!f) return;
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
   // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
@@ -140,10 +140,10 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
 // flags that select it; an engine that serves none, or cannot select it on its command line, is not
 // offered (a plan sized for a cache the command would not allocate is no plan). Returns false to drop it.
 bool explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
-  const Record* f = kv_format(d.graph, c, d.query.kv_cache);
+  const Record* f = kv_format(d.graph, c, d.query.kv_cache, d.query.target);
   if (c.engine && !f) {
     // What it does serve, so the user can ask for that instead (llama.cpp has no FP8 cache; its 8-bit one is Q8_0).
-    const Record* other = kv_format(d.graph, c, "");
+    const Record* other = kv_format(d.graph, c, "", d.query.target);
     std::string instead;
     if (other) {
       std::string el = to_lower(other->str("element_format"));

@@ -87,7 +87,7 @@ void check(const Graph& g, const Query& q, const Candidate& c, Grid& grid, const
   if (launch.contains("context") && !has(run, filled(launch, "context", "{context}", std::to_string(q.context))))
     grid.fail(fmt::format("{}: `{}` lacks the context {} the plan sized", who, run, q.context));
   if (const Record* kv = g.find(m.kv_dtype); kv && kv->str("regime") == "kv-cache") {
-    auto flags = kv_cache_flags(*c.engine, kv);
+    auto flags = kv_cache_flags(*c.engine, kv, q.target);
     if (!flags) grid.fail(fmt::format("{}: sized for {} which its command line cannot select", who, kv->id));
     else if (!flags->empty() && !has(run, *flags)) grid.fail(fmt::format("{}: `{}` lacks `{}` for the {} cache the plan sized", who, run, *flags, kv->id));
   } else if (m.kv_dtype == "fp8" || m.kv_dtype == "int8" || m.kv_dtype == "q8_0") {
@@ -168,6 +168,11 @@ TEST_CASE("launch: a 16-bit cache needs no flag, an 8-bit one the engine's, and 
   CHECK(kv_cache_flags(llama, g.find("gguf-kv-q8-0")) == std::string("-ctk q8_0 -ctv q8_0"));
   CHECK_FALSE(kv_cache_flags(llama, g.find("fp8-kv")).has_value());
   CHECK(kv_cache_flags(*g.find("vllm"), g.find("fp8-kv")) == std::string("--kv-cache-dtype fp8"));
+  // An entry for some targets only: vLLM pins FlashInfer for an FP8 cache below sm89; TensorRT-LLM has none on Ampere.
+  CHECK(kv_cache_flags(*g.find("vllm"), g.find("fp8-kv"), g.find("sm86")) == std::string("--kv-cache-dtype fp8 --attention-backend FLASHINFER"));
+  CHECK(kv_cache_flags(*g.find("vllm"), g.find("fp8-kv"), g.find("sm90")) == std::string("--kv-cache-dtype fp8"));
+  CHECK_FALSE(kv_cache_flags(*g.find("trtllm"), g.find("fp8-kv"), g.find("sm86")).has_value());
+  CHECK(kv_cache_flags(*g.find("trtllm"), g.find("fp8-kv"), g.find("sm90")).has_value());
 }
 
 TEST_CASE("launch grid: every printed command uses recorded flags and carries its plan (0 mismatches)", "[rules][launch][grid]") {
