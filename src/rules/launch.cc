@@ -139,6 +139,10 @@ void add_multi_host(const Deliberation& d, Candidate& c, const json& launch, std
   }
   if (mh.contains("flags")) run += " " + fill(mh.value("flags", ""));
   m.notes.push_back(fmt::format("the plan spans {} hosts of {} GPUs: {}", hosts, each, fill(mh.value("note", ""))));
+  if (m.layout.dp > 1)
+    m.notes.push_back(fmt::format("that starts one replica of {}: each replica is its own launch on its own {} hosts (its own "
+                                  "HEAD_IP), {} in all, with a load balancer or the engine's router in front; a data-parallel "
+                                  "flag would place the replicas on the same hosts", m.layout.dp, hosts, m.layout.dp * hosts));
 }
 
 // A context past the model's native one, inside what the publisher's RoPE scaling reaches (model context_extension): the

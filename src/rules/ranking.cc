@@ -161,6 +161,8 @@ long self_made_while_published(const Context& x, const Candidate& c) {
         rule_util::maturity_rank(o->maturity) > rule_util::maturity_rank(c.maturity) ||
         quality_band_rank(quality_band(o->quality.total())) > band)
       return false;
+    // An emulated path waits for a native or dequant one of at least its bits (step 11): it holds nothing back from one.
+    if (o->path == "emulated" && c.path != "emulated" && format_bits(c) >= format_bits(*o)) return false;
     // Within a family more bits are never worse: a published member with fewer bits does not hold back one with more.
     if (!c.quality.family.empty() && o->quality.family == c.quality.family && format_bits(*o) < format_bits(c)) return false;
     // Under speed or memory the published one must also serve the objective as well (within the forecast's error):

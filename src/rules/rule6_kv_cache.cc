@@ -80,6 +80,11 @@ Warning kv_warning(const Graph& g, const Record& f) {
   return {"rule-6", "major", unmeasured(f), true, ""};
 }
 
+// The forecast gain an 8-bit cache must bring under --objective speed: the forecast's own step (5%), or a quarter
+// where the target has no such number format and the kernel widens what it reads.
+constexpr double kSpeedGain = 1.05;
+constexpr double kWidenedSpeedGain = 1.25;
+
 void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid) {
   bool offloaded = c.memory && c.memory->placement;
   bool tight = c.memory && c.memory->fit == "tight";
@@ -102,6 +107,14 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   bool unraised = tight && c.memory->fraction_raised && kv8m.fits && !kv8m.fraction_raised && !kv8m.placement;
   if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes" && !more_sequences && !unraised)) return;
   if (speed && kv8m.placement) return;
+  // Under speed the 8-bit cache must buy speed the forecast can see: at one sequence of a short context the cache is a
+  // sliver of the bytes read. Where the target lacks the cache's number format the kernel widens every value it reads
+  // (an FP8 cache on RDNA3 decodes slower than BF16: issue 56992 of that engine), so it must buy more.
+  if (speed && !tight && !c.memory->placement) {
+    double before = decode_speed(*c.memory), after = decode_speed(kv8m);
+    double need = rule_util::target_has_precisions(*d.query.target, *f) ? kSpeedGain : kWidenedSpeedGain;
+    if (before > 0 && after < before * need) return;
+  }
   // A chosen bitrate: the 8-bit cache is worth it when it lets a larger published bitrate fit.
   bool larger = chosen && kv8m.fit == "yes" && kv8m.bpw > c.memory->bpw + 1e-9;
   if (chosen && !speed && !larger) return;

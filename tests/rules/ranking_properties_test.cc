@@ -125,7 +125,9 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
       // 10 before 14, docs/ranking.md): a file that exists outranks a quarter of a bit, FP8
       // (8.0 bits) before an MXFP8 (8.25) nobody publishes — but only while the estimates cannot
       // tell the two apart; a published one measurably worse is still a violation.
-      if (!hi.release.empty() && lo.release.empty() && !worse(*f.quality_model, hi, lo)) continue;
+      // A format the engine makes from the 16-bit repository as it loads (online_quantization) counts as published.
+      bool hi_published = !hi.release.empty() || !hi.online_flags.empty(), lo_published = !lo.release.empty() || !lo.online_flags.empty();
+      if (hi_published && !lo_published && !worse(*f.quality_model, hi, lo)) continue;
       s.fail(fmt::format("{}: {} ranks above {} of its family with more bits", where, who(hi), who(lo)));
     }
   if (deployable(d)) {
@@ -188,14 +190,15 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
     // Eligibility step 7: a checkpoint to calibrate yourself for a serving engine waits for a published one of its
     // quality band or better, on a serving engine, within the forecast's error of its speed.
     auto waits_for_published = [&](const Candidate& c) {
-      if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || is_baseline(*c.format) ||
+      if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || !c.online_flags.empty() || is_baseline(*c.format) ||
           c.format->str("scheme") == "gguf" || !c.quality.known)
         return false;
       int band = quality_band_rank(quality_band(c.quality.total()));
       return std::any_of(sp.candidates.begin(), sp.candidates.end(), [&](const Candidate& o) {
-        return &o != &c && (!o.release.empty() || o.shipped) && !is_baseline(*o.format) && o.quality.known && o.engine &&
+        return &o != &c && (!o.release.empty() || o.shipped || !o.online_flags.empty()) && !is_baseline(*o.format) && o.quality.known && o.engine &&
                o.engine->str("role") == "serving" && o.memory && (o.memory->fit == "yes" || o.memory->fit == "tight") &&
                !o.contested() && !rule_util::has_blocker(o) && quality_band_rank(quality_band(o.quality.total())) <= band &&
+               !(o.path == "emulated" && c.path != "emulated" && bits(c) >= bits(o)) &&
                speed(o) * 1.10 >= speed(c);
       });
     };
