@@ -8,10 +8,13 @@
 //   any engine, any format, when the query restricted them.
 // recommend then exits 1 (docs/commands/recommend.md, "Nothing fits").
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "qsel/core/units.h"
 #include "qsel/rules/candidate_memory.h"
+#include "qsel/sizing/memory.h"
 #include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
 
@@ -83,6 +86,28 @@ void nothing_fits_lead(Deliberation& d) {
       if (nf_some_fit(d, s) && offer(fmt::format("--ram {:g} (GB of system RAM)", gb), s)) break;
     }
     tried.push_back("system RAM up to 1 TB");
+  }
+  // A Metal working set is macOS's default, which one setting raises (iogpu.wired_limit_mb): planned at the machine's
+  // memory less what macOS keeps, the larger of 8 GiB and a sixteenth (the MLX runner's "Large models": the limit should be
+  // larger than the model and smaller than the machine's memory).
+  if (q.target && q.target->data.contains("gpu_working_set") && q.accelerator->data.value("gpu_free_given", false) == false) {
+    double cap = capacity_gb(*q.accelerator);
+    double keep = std::max(8 * kGiBInGB, cap / 16);
+    if (cap > keep) {
+      Record raised = *q.accelerator;
+      raised.data["gpu_free_gb"] = cap - keep;
+      raised.data["gpu_free_given"] = true;
+      raised.data["gpu_free_note"] = fmt::format("the Metal working set raised to {:.0f} GiB with iogpu.wired_limit_mb, {:.0f} GiB left to macOS",
+                                                 (cap - keep) / kGiBInGB, keep / kGiBInGB);
+      Query s = q;
+      s.accelerator = &raised;
+      long mib = std::lround((cap - keep) / kGiBInGB * 1024);
+      if (nf_some_fit(d, s))
+        offer(fmt::format("`sudo sysctl iogpu.wired_limit_mb={}` (the GPU's limit raised to {:.0f} GiB, {:.0f} GiB left to macOS; "
+                          "plan it with --vram-free {:.0f})", mib, (cap - keep) / kGiBInGB, keep / kGiBInGB, (cap - keep) / kGiBInGB),
+              s);
+    }
+    tried.push_back("the Metal working set raised");
   }
   // More GPUs of this kind, within one node.
   if (rule_util::takes_more_parts(q.accelerator)) {
