@@ -120,6 +120,10 @@ ModelSpec model_from_record(const Record& r) {
   m.id = r.id;
   m.origin = "record";
   if (auto it = d.find("trust_remote_code"); it != d.end() && it->is_object()) m.remote_code = it->value("reason", "");
+  for (const auto& e : array_field(d, "engine_flags"))
+    if (e.is_object() && e.contains("flags") && e["flags"].is_string())
+      for (const auto& id : array_field(e, "engines"))
+        if (id.is_string()) m.engine_flags.emplace_back(id.get<std::string>(), e["flags"].get<std::string>());
   m.params_b = d.value("params_b", 0.0);
   m.active_params_b = d.value("active_params_b", m.params_b);
   m.layers = int_field(d, "layers");

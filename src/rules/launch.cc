@@ -226,6 +226,10 @@ void build(Deliberation& d, Candidate& c) {
   // answers only to --quantization gptq_hpu).
   for (const auto& w : command_words(c.kernel_launch_flags)) b.words.push_back(w);
   if (!c.online_flags.empty()) b.words.push_back(c.online_flags);  // the engine quantizes the 16-bit checkpoint as it loads
+  // The flags the model card gives this engine for the publisher's own repository (Mistral's consolidated format).
+  if (!base_repo(d).empty() && arg.value == shell_word(base_repo(d)))
+    for (const auto& [engine, flags] : model.engine_flags)
+      if (engine == c.engine->id) b.words.push_back(flags);
   if (auto kv = kv_cache_flags(*c.engine, kv_format_of(d, m), d.query.target); kv && !kv->empty()) {
     b.words.push_back(*kv);
     // Flags that name a file the user writes (TensorRT-LLM's --extra_llm_api_options kv_cache_fp8.yaml): what it holds.

@@ -85,6 +85,7 @@ struct ModelSpec {
   std::string architecture;        // Hugging Face architecture class; empty when unknown
   std::string family;              // model family ("llama-3.1", "qwen3"): quality rows of the family stand for it
   std::string remote_code;         // why the checkpoint needs the engine's trust-remote-code setting; empty when it does not
+  std::vector<std::pair<std::string, std::string>> engine_flags;  // engine id -> flags its card gives for the publisher's repo
   long max_context = 0;            // the longest context the model supports (max_position_embeddings); 0 = unknown
   long extended_context = 0;       // longer through the publisher's RoPE scaling (context_extension); 0 = none
   std::string extension_method;    // "YaRN"
