@@ -124,6 +124,16 @@ void add_multi_host(const Deliberation& d, Candidate& c, const json& launch, std
   int gpus = m.layout.gpus();
   int hosts = std::max(1, m.layout.nodes);
   if (per_host > 0) hosts = std::max(hosts, (gpus + per_host - 1) / per_host);
+  // Replicas that do not all fit on one host are separate launches (layout.cc keeps the data-parallel flag only when
+  // they do): the line below is one replica's.
+  int host_gpus = per_host > 0 ? per_host : m.layout.per_node;
+  if (hosts <= 1 && m.layout.dp > 1 && gpus * m.layout.dp > host_gpus) {
+    m.notes.push_back(fmt::format("the plan is {} replicas of {} GPUs, more than one host holds: the line below starts one replica; "
+                                  "start it once per replica on its own host (or set of GPUs), with a load balancer or the "
+                                  "engine's router in front — a data-parallel flag would look for every replica's GPUs on one host",
+                                  m.layout.dp, gpus));
+    return;
+  }
   if (hosts <= 1) return;
   int each = per_host > 0 ? std::min(per_host, gpus) : m.layout.per_node;
   const json mh = launch.value("multi_host", json());

@@ -53,7 +53,8 @@ std::string flags_for(const json& rule, const Layout& l) {
   // Replicas inside one launch only while a replica fits in a node: a data-parallel group places each replica after the
   // last on the same hosts (SGLang's DataParallelController: base_gpu_id += tp_size * pp_size), so replicas that span
   // nodes are separate launches behind a router (add_multi_host says so).
-  if (l.dp > 1 && l.nodes <= 1 && !flag_of(rule, "data").empty()) out.push_back(with_size(flag_of(rule, "data"), l.dp));
+  if (l.dp > 1 && l.nodes <= 1 && l.gpus() * l.dp <= l.per_node && !flag_of(rule, "data").empty())
+    out.push_back(with_size(flag_of(rule, "data"), l.dp));
   std::erase(out, std::string());
   return fmt::format("{}", fmt::join(out, " "));
 }

@@ -100,7 +100,8 @@ TEST_CASE("layout: 64 GPUs are eight nodes: a replica per node first, never 64-w
   for (const auto& l : o) CHECK(l.tp <= 8);
   CHECK(o[0].tp == 8);
   CHECK(o[0].dp == 8);
-  CHECK(o[0].flags == "--tensor-parallel-size 8 --data-parallel-size 8");
+  // Replicas that more than one host holds are separate launches, one per node: no data-parallel flag on the line.
+  CHECK(o[0].flags == "--tensor-parallel-size 8");
   bool two_nodes = false;
   for (const auto& l : o) two_nodes = two_nodes || (l.tp == 8 && l.pp == 2 && l.dp == 4);
   CHECK(two_nodes);
