@@ -70,13 +70,13 @@ long step_of(double v, double best) {
   return static_cast<long>(std::floor(std::log(best / v) / std::log(1.05) + 1e-9));
 }
 
-// What the steps read beyond one candidate: the query, and facts about the whole set.
 // What the steps that compare a candidate with the others compare it against: it fits, on a mainline path,
 // uncontested, with no blocker.
 bool fitting(const Candidate& c) {
   return rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested();
 }
 
+// What the steps read beyond one candidate: the query, and facts about the whole set.
 struct Context {
   const Deliberation& d;
   const QualityModel& model;
@@ -154,11 +154,10 @@ long self_made_while_published(const Context& x, const Candidate& c) {
     return 0;
   int band = quality_band_rank(quality_band(c.quality.total()));
   const std::string& objective = x.d.query.objective;
+  // x.fitting holds only fitting() candidates: mainline, uncontested, with no blocker.
   return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
     if (o == &c || (o->release.empty() && !o->shipped && o->online_flags.empty()) || is_baseline(*o->format) || !o->quality.known ||
-        !o->engine || o->engine->str("role") != "serving" ||
-        (fit_of(*o) != "yes" && fit_of(*o) != "tight") || rule_util::has_blocker(*o) || o->contested() ||
-        rule_util::maturity_rank(o->maturity) > rule_util::maturity_rank(c.maturity) ||
+        !o->engine || o->engine->str("role") != "serving" || (fit_of(*o) != "yes" && fit_of(*o) != "tight") ||
         quality_band_rank(quality_band(o->quality.total())) > band)
       return false;
     // An emulated path waits for a native or dequant one of at least its bits (step 11): it holds nothing back from one.
