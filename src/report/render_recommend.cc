@@ -305,18 +305,18 @@ std::vector<std::string> exclusions(const ojson& r, bool verbose) {
 std::string exclusion_summary(const ojson& r) {
   std::vector<std::string> rules;
   std::map<std::string, std::vector<std::string>> names;  // rule -> "format on engine", each once
+  // A rule that excluded every one of its candidates for one reason says it once, here (a --kv-cache the engine
+  // cannot select excludes every format alike): a reader should not need -v to learn why nothing is left.
+  std::map<std::string, std::set<std::string>> reasons;
   for (const auto& e : r["excluded"]) {
     std::string rule = e["rule"].get<std::string>();
     if (!names.count(rule)) rules.push_back(rule);
     std::string who = excluded_who(e);
     auto& v = names[rule];
     if (std::find(v.begin(), v.end(), who) == v.end()) v.push_back(who);
+    reasons[rule].insert(e.value("reason", std::string()));
   }
   std::sort(rules.begin(), rules.end());
-  // A rule that excluded every one of its candidates for one reason says it once, here (a --kv-cache the engine
-  // cannot select excludes every format alike): a reader should not need -v to learn why nothing is left.
-  std::map<std::string, std::set<std::string>> reasons;
-  for (const auto& e : r["excluded"]) reasons[e["rule"].get<std::string>()].insert(e.value("reason", std::string()));
   std::vector<std::string> parts;
   bool all_said = true;
   for (const auto& rule : rules) {

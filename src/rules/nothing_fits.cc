@@ -94,17 +94,17 @@ void nothing_fits_lead(Deliberation& d) {
     double cap = capacity_gb(*q.accelerator);
     double keep = std::max(8 * kGiBInGB, cap / 16);
     if (cap > keep) {
+      double raised_gib = (cap - keep) / kGiBInGB, keep_gib = keep / kGiBInGB;
       Record raised = *q.accelerator;
       raised.data["gpu_free_gb"] = cap - keep;
       raised.data["gpu_free_given"] = true;
       raised.data["gpu_free_note"] = fmt::format("the Metal working set raised to {:.0f} GiB with iogpu.wired_limit_mb, {:.0f} GiB left to macOS",
-                                                 (cap - keep) / kGiBInGB, keep / kGiBInGB);
+                                                 raised_gib, keep_gib);
       Query s = q;
       s.accelerator = &raised;
-      long mib = std::lround((cap - keep) / kGiBInGB * 1024);
       if (nf_some_fit(d, s))
         offer(fmt::format("`sudo sysctl iogpu.wired_limit_mb={}` (the GPU's limit raised to {:.0f} GiB, {:.0f} GiB left to macOS; "
-                          "plan it with --vram-free {:.0f})", mib, (cap - keep) / kGiBInGB, keep / kGiBInGB, (cap - keep) / kGiBInGB),
+                          "plan it with --vram-free {:.0f})", std::lround(raised_gib * 1024), raised_gib, keep_gib, raised_gib),
               s);
     }
     tried.push_back("the Metal working set raised");

@@ -105,7 +105,7 @@ void apply_releases(Deliberation& d) {
   // Formats the engine makes from the 16-bit checkpoint as it loads it (vLLM's --quantization fp8): no checkpoint to make.
   const Release* base = nullptr;
   for (const auto& r : m.releases)
-    if (r.primary && d.graph.find(r.format) && is_baseline(*d.graph.find(r.format))) base = &r;
+    if (const Record* f = r.primary ? d.graph.find(r.format) : nullptr; f && is_baseline(*f)) base = &r;
   if (base)
     for (auto& c : d.candidates) {
       if (!c.engine || !c.release.empty() || c.shipped || is_baseline(*c.format)) continue;
