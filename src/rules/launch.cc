@@ -200,9 +200,9 @@ void build(Deliberation& d, Candidate& c) {
   // A loader that reads a folder, never a repo id (ExLlama's -m): a published repository is fetched to a folder first.
   std::string download;
   if (launch.contains("model_download") && launch["model_download"].is_string() && arg.template_key == "model" &&
-      !c.release.empty() && arg.value == c.release) {
-    std::string dir = "./" + repo_name(c.release);
-    download = replace_all(replace_all(launch["model_download"].get<std::string>(), "{repo}", c.release), "{dir}", dir);
+      !c.release.empty() && arg.value == shell_word(c.release)) {
+    std::string dir = shell_word("./" + repo_name(c.release));
+    download = replace_all(replace_all(launch["model_download"].get<std::string>(), "{repo}", arg.value), "{dir}", dir);
     arg.value = dir;
   }
   // A local file the engine imports under a name first (model_import): the name is the file's, lower-case.
