@@ -16,8 +16,17 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
+// A weight-only checkpoint runs natively only through a kernel that quantizes the activations itself
+// into precisions the target's tensor cores multiply (`computes_in`); otherwise it is dequantized.
+bool computes_natively(const Record& kernel, const Record& target) {
+  const auto precisions = kernel.strings("/computes_in");
+  if (kernel.str("mode") != "native" || precisions.empty()) return false;
+  const auto have = target.strings("/tensor_core_precisions");
+  return std::all_of(precisions.begin(), precisions.end(), [&](const std::string& p) { return rule_util::contains(have, p); });
+}
+
 std::string path_for(const Record& format, const Record& kernel, const Record& target) {
-  if (weight_only(format)) return "dequant";
+  if (weight_only(format)) return computes_natively(kernel, target) ? "native" : "dequant";
   if (kernel.str("mode") == "native" && rule_util::target_has_precisions(target, format)) return "native";
   return "emulated";
 }
