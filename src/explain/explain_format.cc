@@ -116,6 +116,47 @@ ojson moe_formats(const Graph& g, const Record& f, const Record& t) {
   return out;
 }
 
+// The engines that serve no checkpoint in this format but serve a related one in their own container
+// (llama.cpp: an MXFP4 model as a GGUF MXFP4_MOE file): each such format with those engines and its own
+// verdict here, so the reader is sent to the file the engine loads. Only the engines the query names,
+// else every engine that runs on the target.
+ojson container_formats(const Graph& g, const Record& f, const Record& t, const Query& q) {
+  ojson out = ojson::array();
+  const std::string scheme = f.str("scheme");
+  std::map<const Record*, std::vector<std::string>> by_format;
+  for (const Record* e : g.of_kind(Kind::Engine)) {
+    if (!q.engines.empty() ? !contains(q.engines, e->id) : !rule_util::engine_runs_on(*e, t)) continue;
+    const auto served = served_formats(*e);
+    if (contains(served, f.id)) continue;
+    for (const auto& id : served) {
+      const Record* o = g.find(id);
+      if (!o || o->kind != Kind::Format || o->str("scheme") == scheme || o->str("regime") == "kv-cache") continue;
+      if (!contains(o->strings("/related"), f.id) && !contains(f.strings("/related"), o->id)) continue;
+      by_format[o].push_back(e->id);
+    }
+  }
+  for (const auto& [o, engines] : by_format) {
+    std::map<std::string, std::vector<std::string>> by_verdict;  // each engine's own verdict: its kernel decides
+    for (const auto& e : engines) {
+      Query asked = q;
+      asked.engines = {e};
+      const std::string v = format_verdict(g, asked, *o).value;
+      by_verdict[v.empty() ? "unknown" : v].push_back(e);
+    }
+    for (const auto& [verdict, names] : by_verdict) {
+      std::string engine_flags;
+      for (const auto& e : names) engine_flags += " --engine " + e;
+      out.push_back({{"format", o->id},
+                     {"engines", names},
+                     {"verdict", verdict},
+                     {"statement", fmt::format("{} load{} this scheme as {}, verdict here {}: qsel explain {} --on {}{}",
+                                               fmt::join(names, ", "), names.size() == 1 ? "s" : "", o->id, verdict, o->id, t.id,
+                                               engine_flags)}});
+    }
+  }
+  return out;
+}
+
 // The kernels an engine takes for the format here only under a serving fact qsel cannot see (a backend
 // flag, a weight-only checkpoint): each flagged kernel_selection entry naming the format that the engine's
 // own pick moves to once its flags hold, with what that kernel needs.
@@ -269,6 +310,7 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["kernel_constraints"] = kernel_constraints(g, f, t);
   j["flagged_paths"] = flagged_paths(g, d, f, q);
   j["moe_formats"] = moe_formats(g, f, t);
+  j["container_formats"] = container_formats(g, f, t, q);
   j["also_missing"] = also_missing(g, t, engines);
   j["benchmarks"] = benchmarks(g, f, t);
   QualityCost cost = quality_cost(g, quality_model_of(d), f, nullptr, nullptr, choose_bpw(f, ModelSpec{}, &g).value, false);

@@ -90,6 +90,7 @@ std::string format_on(const ojson& j, const Style& st) {
                                           p["kernel"].get<std::string>(), p["mode"].get<std::string>(),
                                           p.contains("requires") ? "; needs " + p["requires"].get<std::string>() : ""));
   for (const auto& m : j.value("moe_formats", ojson::array())) add_row(t, "MoE format", m["statement"].get<std::string>());
+  for (const auto& m : j.value("container_formats", ojson::array())) add_row(t, "served as", m["statement"].get<std::string>());
   {
     std::vector<std::string> dates;
     for (const auto& e : j["engines"])

@@ -134,6 +134,24 @@ TEST_CASE("explain e2e: a dense format points a MoE reader to the MoE format of 
   CHECK(text.out.find("needs") != std::string::npos);
 }
 
+TEST_CASE("explain e2e: an engine that loads the scheme in its own container is named with that format's verdict; "
+          "llama.cpp's MXFP4 GGUF is native on Blackwell 12.x only", "[e2e][explain]") {
+  json asked = explain({"mxfp4", "--on", "rtx-5090", "--engine", "llama-cpp"});
+  CHECK(asked["verdict"] == "unsupported");  // no OCP MXFP4 checkpoint loads in llama.cpp as it is
+  REQUIRE(asked["container_formats"].size() == 1);
+  CHECK(asked["container_formats"][0]["format"] == "gguf-mxfp4-moe");
+  CHECK(asked["container_formats"][0]["verdict"] == "native");  // FP4 activations on the block-scaled tensor cores
+  json gguf = explain({"gguf-mxfp4-moe", "--on", "rtx-5090", "--engine", "llama-cpp"});
+  CHECK(gguf["verdict"] == "native");
+  CHECK(engine_line_of(gguf, "llama-cpp")["kernel"] == "llama-cpp-mmq-fp4");
+  CHECK(explain({"gguf-mxfp4-moe", "--on", "b200", "--engine", "llama-cpp"})["verdict"] == "dequant");  // 10.x: not the 1200 family
+  CHECK(explain({"gguf-mxfp4-moe", "--on", "h100", "--engine", "llama-cpp"})["verdict"] == "dequant");
+  CHECK(explain({"gguf-q4-k-m", "--on", "rtx-5090", "--engine", "llama-cpp"})["verdict"] == "dequant");  // integer MMQ, no FP4 kernel
+  CHECK(explain({"gguf-q4-k-m", "--on", "rtx-5090", "--engine", "llama-cpp"})["container_formats"].empty());  // served: no redirect
+  auto text = run_cli({"explain", "mxfp4", "--on", "rtx-5090", "--engine", "llama-cpp"});
+  CHECK(text.out.find("served as") != std::string::npos);
+}
+
 TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
