@@ -141,6 +141,12 @@ std::vector<LaunchTemplate> launch_templates(const Record& engine) {
     if (key == "model_import" || key == "model_download") out.push_back({"/launch/" + key, value.get<std::string>()});  // a whole command of its own program
     else add("/launch/" + key, value.get<std::string>());
   }
+  // Environment the engine's guidance sets on some targets (launch.environment): NAME=value before the program.
+  const json environment = launch.value("environment", json::array());
+  if (environment.is_array())
+    for (std::size_t i = 0; i < environment.size(); ++i)
+      if (environment[i].is_object() && environment[i].value("set", json()).is_string())
+        add(fmt::format("/launch/environment/{}/set", i), environment[i]["set"].get<std::string>());
   // The converter that makes the file `model` takes: its own program's flags.
   const json convert = launch.value("convert", json());
   if (convert.is_object() && convert.value("program", json()).is_string() && convert.value("line", json()).is_string())

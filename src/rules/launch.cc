@@ -275,7 +275,17 @@ void build(Deliberation& d, Candidate& c) {
   }
   if (!m.layout.flags.empty()) b.words.push_back(m.layout.flags);  // tensor, pipeline, expert, data parallel (engine tensor_parallel.flags)
   // NAME=value words are the server's environment (launch.server: the server started with them), the rest the run line.
+  // The environment the engine's guidance sets on this target (launch.environment: AITER on Instinct).
+  std::vector<std::string> target_env;
+  for (const auto& e : array_field(launch, "environment")) {
+    const json targets = array_field(e, "targets");
+    if (!d.query.target || std::none_of(targets.begin(), targets.end(), [&](const json& x) { return x == d.query.target->id; })) continue;
+    target_env.push_back(e.value("set", ""));
+    if (!e.value("note", "").empty()) m.notes.push_back(fmt::format("{}: {}", e.value("set", ""), e.value("note", "")));
+  }
   std::string run = b.text();
+  if (!target_env.empty() && !launch.contains("server")) run = fmt::format("{} {}", fmt::join(target_env, " "), run);
+  else for (const auto& w : target_env) b.words.push_back(w);  // a server's environment, set when it starts (below)
   if (launch.contains("server")) {
     std::vector<std::string> env, args;
     for (const auto& w : b.words)

@@ -456,3 +456,26 @@ TEST_CASE("launch: a plan on more GPUs than one host drives starts on each host,
   REQUIRE(!one.candidates.empty());
   CHECK_FALSE(notes_say(one.candidates[0], "the plan spans"));
 }
+
+// Audit 16 #44: on Instinct MI300/MI350 the engine's guidance turns AMD's kernels on with an environment variable
+// (launch.environment); it goes before the program, and only on the targets it names (AITER fails to start on Radeon).
+TEST_CASE("launch: an engine's environment for a target goes before the program there, and nowhere else", "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  for (const std::string gpu : {"mi300x", "mi355x"}) {
+    Deliberation d = launch_runs::ask_engine(g, gpu, "llama-3.1-8b", 1, "vllm");
+    int printed = 0;
+    for (const Candidate& c : d.candidates) {
+      if (!c.memory || c.memory->commands.empty()) continue;
+      INFO(gpu << " " << c.format->id << ": " << launch_runs::run_of(c));
+      CHECK(launch_runs::run_of(c).rfind("VLLM_ROCM_USE_AITER=1 vllm serve ", 0) == 0);
+      CHECK(unknown_env(*c.engine, launch_runs::run_of(c)).empty());
+      ++printed;
+    }
+    CHECK(printed > 0);
+  }
+  for (const std::string gpu : {"rx-7900-xtx", "h100-sxm"}) {
+    Deliberation d = launch_runs::ask_engine(g, gpu, "llama-3.1-8b", 1, "vllm");
+    for (const Candidate& c : d.candidates)
+      if (c.memory && !c.memory->commands.empty()) CHECK(launch_runs::run_of(c).find("VLLM_ROCM_USE_AITER") == std::string::npos);
+  }
+}
