@@ -316,6 +316,11 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
                                                      : fmt::format("-ngl {}: the output layer and {} of {} layers on the GPU",
                                                                    p->gpu_layers, p->gpu_layers - 1, p->layers),
                                 p->vram_gb, p->ram_gb, d.query.host.source, p->kv_where));
+  if (p->ram_tight_share > 0)
+    m.notes.push_back(fmt::format("tight in RAM: {:.1f} GB of the host's {:.1f} GB leaves {:.1f} GB for the OS, the page cache the "
+                                  "mapped weights are read from, and other programs (a comfortable plan leaves {:.1f}: {:g} GB and a "
+                                  "tenth of the RAM)", p->ram_gb, d.query.host.ram_gb, d.query.host.ram_gb - p->ram_gb,
+                                  d.query.host.ram_gb - d.query.host.comfortable_gb(), kOsReserveGb));
 }
 
 // A serving engine's fit holds how many sequences of the query's context. The engine takes all its

@@ -48,6 +48,8 @@ double offload_cost(const Memory& m, double reference_tok_s) {
   double cost = m.placement && m.placement->kind == "experts" ? kOffloadCost / 2 : kOffloadCost;
   double f = decode_speed(m);
   if (f > 0 && f < reference_tok_s) cost += kHalvingCost * std::log2(reference_tok_s / f);
+  // A RAM side that takes the host's comfort margin is tight, priced as a tight fit on the GPU is.
+  if (m.placement && m.placement->ram_tight_share > 0) cost += kTightCost * std::clamp(m.placement->ram_tight_share, 0.1, 1.0);
   return cost;
 }
 

@@ -18,6 +18,7 @@
 namespace qsel {
 using nlohmann::json;
 double Host::usable_gb() const { return std::max(0.0, ram_gb - kOsReserveGb); }
+double Host::comfortable_gb() const { return std::max(0.0, usable_gb() - kRamComfortShare * ram_gb); }
 
 Host default_host() {
   // 32 GB: the larger of the two most common sizes in Steam's hardware survey (16 GB
@@ -116,6 +117,8 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
                            p.kind == "experts" ? "experts" : "layers", p.ram_gb, host.ram_gb, host.usable_gb(), kOsReserveGb);
     return std::nullopt;
   }
+  if (double margin = host.usable_gb() - host.comfortable_gb(); margin > 0 && p.ram_gb > host.comfortable_gb())
+    p.ram_tight_share = std::min(1.0, (p.ram_gb - host.comfortable_gb()) / margin);
   double t = (in.gpu_bandwidth_gbs > 0 ? p.gpu_stream_gb / in.gpu_bandwidth_gbs : 0) +
              (host.ram_bandwidth_gbs > 0 ? p.ram_stream_gb / host.ram_bandwidth_gbs : 0);
   p.decode_ceiling_tok_s = t > 0 ? 1 / t : 0;

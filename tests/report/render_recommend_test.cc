@@ -124,7 +124,7 @@ TEST_CASE("render_recommend: the ranking's order and each exclusion's reason are
 TEST_CASE("render_recommend: a memory bar per row: what one GPU holds, and what lives in system RAM", "[report][recommend]") {
   auto r = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "70b"});
   CHECK(r.out.find("Memory     per GPU: █ weights  ▓ KV cache  ▒ the engine's own  · free\n") != std::string::npos);
-  CHECK(r.out.find("\n #1  ███████████████████████████████████▓▓···  23.9 GB on the GPU + 27.5 GB in system RAM\n") != std::string::npos);
+  CHECK(r.out.find("\n #1  ████████████████████████████████████▓▓··  24.4 GB on the GPU + 20.8 GB in system RAM\n") != std::string::npos);
   // A model past the GPU with nowhere else to go says by how much.
   auto big = test::run_cli({"recommend", "--no-color", "--gpu", "rtx-3090", "--model-size", "405b", "--engine", "vllm", "--all"});
   CHECK(big.out.find("GB over the GPU's 25.8\n") != std::string::npos);

@@ -268,6 +268,37 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   CHECK(e->decode_ceiling_tok_s > p->decode_ceiling_tok_s);  // only the active experts are read from RAM
 }
 
+// Blind audit 17 #5: 64.2 GB of experts in a 68.7 GB machine fits past the OS reserve but leaves the page cache
+// nothing; a plan is comfortable only with a tenth of the RAM free beyond the reserve, and prices the rest as tight.
+TEST_CASE("placement: a RAM side inside the host's comfort margin is tight, in proportion to the margin it takes", "[rules][placement]") {
+  Host h{68.7, 89.6, "t"};
+  CHECK(h.usable_gb() == Approx(64.7));
+  CHECK(h.comfortable_gb() == Approx(64.7 - 6.87));
+  const Graph& g = embedded_graph();
+  ModelSpec dense = model_from_record(*g.find("llama-3.1-70b"));
+  PlacementInput in;
+  in.model = &dense;
+  in.bpw = 4.86;
+  in.embed_bpw = 4.5;
+  in.kv_gb = 2.7;
+  in.gpu_room_gb = 24.4;
+  in.gpu_bandwidth_gbs = 1008;
+  in.context = 8192;
+  in.engine = g.find("llama-cpp");
+  std::string why;
+  in.weights_gb = 42.5;  // ~21 GB in RAM: comfortable
+  auto easy = plan_placement(in, h, &why);
+  REQUIRE(easy);
+  CHECK(easy->ram_tight_share == 0);
+  in.weights_gb = 85.0;  // ~63 GB in RAM: inside the margin, not past the reserve
+  auto tight = plan_placement(in, h, &why);
+  REQUIRE(tight);
+  CHECK(tight->ram_gb > h.comfortable_gb());
+  CHECK(tight->ram_gb <= h.usable_gb());
+  CHECK(tight->ram_tight_share > 0.5);
+  CHECK(tight->ram_tight_share <= 1);
+}
+
 TEST_CASE("placement: unified memory and engines without offload get no plan", "[rules][placement]") {
   const Graph& g = embedded_graph();
   CHECK(can_offload(g.find("llama-cpp"), *g.find("rtx-4090")));

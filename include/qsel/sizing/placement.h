@@ -20,11 +20,16 @@ struct Host {
   double ram_bandwidth_gbs = 0;  // what a decode step streams from RAM at (theoretical)
   std::string source;            // "--ram 64", "detected: /proc/meminfo", "default: …"
   double usable_gb() const;      // what the model may take: RAM less the OS reserve
+  double comfortable_gb() const; // what it takes and still leaves the OS a working page cache: usable less kRamComfortShare
 };
 
 // The default host when the user states none (docs/placement.md: sizes and sources).
 Host default_host();
 constexpr double kOsReserveGb = 4;  // RAM kept for the OS, the engine and its host buffers
+// A share of the RAM a plan that is comfortable leaves free beyond the reserve: llama.cpp maps the weights
+// (mmap) and reads them from the page cache every token, so a plan that fills RAM to the reserve has them
+// evicted by any other program and re-read from disk (docs/placement.md, "RAM headroom"). qsel's choice.
+constexpr double kRamComfortShare = 0.10;
 
 struct Placement {
   std::string kind;          // "layers" (-ngl) | "experts" (--n-cpu-moe)
@@ -36,6 +41,7 @@ struct Placement {
   std::string kv_where;      // "GPU for the offloaded layers, RAM for the rest"
   std::string command;       // the run command (set by rules/launch.cc from the engine's launch templates)
   double decode_ceiling_tok_s = 0;  // GPU bytes at GPU bandwidth plus RAM bytes at RAM bandwidth
+  double ram_tight_share = 0;       // how much of the comfort margin (kRamComfortShare of RAM) the RAM side takes, 0-1
 };
 
 // Whether `engine` can keep part of a model in system RAM on this part (engine
