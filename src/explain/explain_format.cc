@@ -69,7 +69,7 @@ ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv
     auto it = read_at.find(c.engine);
     if (it == read_at.end()) it = read_at.emplace(c.engine, freshness_of(c.engine->data).newest).first;
     ojson line = {{"engine", c.engine->id}, {"kernel", c.kernel ? ojson(c.kernel->id) : ojson()}, {"path", c.path},
-                  {"why", c.why}, {"contested", c.contested()}, {"read_at", it->second}};
+                  {"why", c.why}, {"contested", c.contested()}, {"outranked", c.outranked_only()}, {"read_at", it->second}};
     // What the picked kernel needs beyond the part (an optional package, a library module, the checkpoint's
     // activations): the engine takes it only when that holds.
     if (c.kernel && !c.kernel->str("requires").empty()) line["requires"] = c.kernel->str("requires");

@@ -38,7 +38,7 @@ std::string engine_text(const ojson& e) {
     if (s.rfind("Rule 1 — ", 0) == 0) matrix = s.substr(std::string("Rule 1 — ").size()) + "; ";
   }
   std::string kernel = e["kernel"].is_null() ? "no recorded kernel" : "picks " + e["kernel"].get<std::string>();
-  return fmt::format("{}{} → {}{}", matrix, kernel, e["path"].get<std::string>(), e.value("contested", false) ? " (contested)" : "");
+  return fmt::format("{}{} → {}{}", matrix, kernel, e["path"].get<std::string>(), e.value("contested", false) ? (e.value("outranked", false) ? " (its docs disagree; the code outranks them)" : " (contested)") : "");
 }
 
 std::string warning_text(const ojson& w, const Style& st) {

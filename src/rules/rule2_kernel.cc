@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/citation.h"
 #include "qsel/rules/gotchas.h"
 #include "qsel/core/json_number.h"
 #include "qsel/graph/selector.h"
@@ -98,6 +99,10 @@ void dispute(Candidate& c, const json& entry) {
     return;
   }
   c.conflicts.push_back(both);
+  // Engine code at a commit outranks the engine's docs (docs/sources.md, order): the docs' claim stays contested,
+  // and the verdict follows the code.
+  if (entry.contains("source") && read_citation(entry["source"]).tier == "engine-code" && read_citation(d["source"]).tier != "engine-code")
+    ++c.outranked;
   c.warnings.push_back({"rule-1", "major",
                         fmt::format("contested: {}'s docs and code disagree about {} on this target — both sides cited", c.engine->id,
                                     c.format->id), false, ""});

@@ -143,8 +143,14 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
   };
   // Native when an engine runs it natively with no record against it (a build for this
   // target); contested when every native path has a record saying it does not run.
-  bool clean_native = std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->path == "native" && !c->contested(); });
-  bool contested = std::any_of(cands.begin(), cands.end(), [](const Candidate* c) { return c->contested(); });
+  // A conflict the engine's own code outranks (its docs disagree) is a contested claim, shown, not the verdict.
+  auto standing = [](const Candidate* c) { return c->contested() && !c->outranked_only(); };
+  bool clean_native = std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return c->path == "native" && !standing(c); });
+  bool contested = std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return standing(c); });
+  for (const Candidate* c : cands)
+    if (c->outranked_only() && c->engine)
+      v.reasons.push_back(fmt::format("{}'s code at a commit outranks its docs, which disagree; the docs' claim is kept as contested: {}",
+                                      c->engine->id, fmt::join(c->conflicts, "; ")));
   if (clean_native) v.value = "native";
   else if (contested) v.value = "contested";
   else if (any("native")) v.value = "native";

@@ -68,7 +68,10 @@ struct Candidate {
   bool needless_upcast = false;       // 16 bits of a quantized release that itself runs here: gains nothing (releases.cc)
   int rank_tier = 0;                  // lower ranks first; set by the ranking rules
   int row = 0;                        // the table row it shares with its alike neighbours (assign_rows, rows.cc)
+  std::size_t outranked = 0;          // of the conflicts, those where the engine's code at a commit outranks the docs that disagree
   bool contested() const { return !conflicts.empty(); }
+  // Every conflict is a lower source the engine's own code outranks: the claim is kept and shown, the verdict is the code's.
+  bool outranked_only() const { return !conflicts.empty() && outranked >= conflicts.size(); }
 };
 
 struct Exclusion {
