@@ -148,6 +148,10 @@ long unpublished_requantization(const Context& x, const Candidate& c) {
 // one fits on the GPU: experts serve the published one (blind audits 11 #27 and #36, 12 #32: an INT8 W8A8 of a 235B
 // MoE to calibrate by hand over Qwen's own FP8). A local runner's file (llama-quantize, mlx_lm.convert) is minutes
 // of work and is not held back.
+// How many quality bands worse a published checkpoint may be and still hold back one to calibrate yourself: two
+// (a published 4-bit AWQ, "small", over a hand-made INT8 W8A8, "lossless"; blind audits 14 #54 and 17 #10, #47, #55).
+constexpr int kPublishedBandsWorse = 2;
+
 long self_made_while_published(const Context& x, const Candidate& c) {
   if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || !c.online_flags.empty() ||
       is_baseline(*c.format) || !c.quality.known || c.format->str("scheme") == "gguf")  // a GGUF file is llama-quantize's minutes
@@ -158,7 +162,7 @@ long self_made_while_published(const Context& x, const Candidate& c) {
   return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
     if (o == &c || (o->release.empty() && !o->shipped && o->online_flags.empty()) || is_baseline(*o->format) || !o->quality.known ||
         !o->engine || o->engine->str("role") != "serving" || (fit_of(*o) != "yes" && fit_of(*o) != "tight") ||
-        quality_band_rank(quality_band(o->quality.total())) > band)
+        quality_band_rank(quality_band(o->quality.total())) > band + kPublishedBandsWorse)
       return false;
     // An emulated path waits for a native or dequant one of at least its bits (step 11): it holds nothing back from one.
     if (o->path == "emulated" && c.path != "emulated" && format_bits(c) >= format_bits(*o)) return false;
@@ -219,7 +223,11 @@ const std::vector<Step>& tie_break_steps() {
        [](const Context& x, const Candidate& c) -> long {
          // Partly in system RAM the 16-bit model is an offload plan like any other, its price the speed it gives up: it is
          // not put first for being the publisher's weights (blind audit 16 #27: BF16 at 6 tok/s over Q6_K at 22 on 6 GB).
-         return is_baseline(*c.format) && offloaded(c) ? 2 : shipped_rank(x.d, c);
+         // Nor with the 8-bit KV cache Rule 6 chose to make it fit: its cache is then quantized, and a lossless
+         // format of its group with the 16-bit cache is the less changed model (blind audit 17 #35: BF16 + FP8 KV
+         // at batch 128 over the official FP8 release).
+         bool changed = offloaded(c) || (x.d.query.kv_cache == "auto" && kv_cache_format(x.d.graph, c));
+         return is_baseline(*c.format) && changed ? 2 : shipped_rank(x.d, c);
        }},
       {"4 bits per weight or more", [](const Context&, const Candidate& c) -> long { return format_bits(c) > 0 && format_bits(c) < 4; }},
       {"comfortable before tight", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "tight"; }},
