@@ -197,7 +197,7 @@ const std::vector<Step>& eligibility_steps() {
        }},
       {"not an unpublished re-quantization of a quantized release at about its size, while the release fits on the GPU",
        unpublished_requantization},
-      {"not a checkpoint to calibrate yourself for a serving engine, while a published one of its quality band or a better one "
+      {"not a checkpoint to calibrate yourself for a serving engine, while a published one at most two quality bands worse "
        "fits on the GPU",
        self_made_while_published},
       {"uncontested (no record disputes that it runs here)", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
