@@ -151,7 +151,7 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
 // The title of the answer's lead, by its kind (lead_kind).
 std::string lead_title(const ojson& r) {
   ojson kind = r.value("lead_kind", ojson());
-  return kind == "nothing-fits" ? "Nothing fits" : kind == "deprecated-engine" ? "Deprecated" : "No deployment";
+  return kind == "nothing-fits" ? "Nothing fits" : kind == "deprecated-engine" ? "Deprecated" : kind == "release-elsewhere" ? "Release" : "No deployment";
 }
 
 std::string header(const ojson& r, std::size_t width) {

@@ -29,13 +29,42 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
   return "";
 }
 
+// The engines asked for cannot load the model's quantized release here, and the plan is a format made from it (a
+// second quantization): the lead says so and names what serves the release (after blind audit 17: an MXFP4 MoE
+// release on a part whose engine's MXFP4 loader refuses it answered a self-made FP8 of the MXFP4 weights).
+void release_elsewhere_lead(Deliberation& d, const Candidate& top) {
+  const Release* shipped = d.query.model->shipped();
+  if (d.query.engines.empty() || !shipped || top.shipped || !top.release.empty() || !top.online_flags.empty() ||
+      is_baseline(*top.format) || top.format->id == shipped->format)
+    return;
+  const Record* released = d.graph.find(shipped->format);
+  if (!released || is_baseline(*released)) return;
+  auto refused = std::find_if(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == shipped->format && !e.engine.empty(); });
+  if (refused == d.excluded.end()) return;
+  Query all = d.query;
+  all.engines.clear();
+  auto first = first_deployment(d, all);
+  if (!first || first->format != released) return;
+  std::string reason = refused->reason;
+  if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(0, colon);
+  d.lead_kind = "release-elsewhere";
+  d.lead.push_back(fmt::format("{} does not serve {}'s {} release here ({}, {})", refused->engine, d.query.model->id, shipped->format,
+                               refused->rule, reason));
+  d.lead.push_back(fmt::format("the plan below is a {} you make from that release yourself, a second quantization on top of the first; "
+                               "what serves the release: {} (--engine {})", top.format->id, rule_util::describe_candidate(*first),
+                               first->engine ? first->engine->id : "any"));
+}
+
 }  // namespace
 
 void restriction_lead(Deliberation& d) {
   if (d.candidates.empty() || !d.query.model) return;
   const Candidate& top = d.candidates.front();
   std::string why = not_deployable(d, top);
-  if (why.empty()) return;
+  if (why.empty()) {
+    release_elsewhere_lead(d, top);
+    return;
+  }
   // A deprecated engine the user named (--engine) still runs the plan it fits: the answer is that plan, led by
   // what deprecated means for it and what runs well instead. An experimental path is never a deployment.
   bool named = top.engine && std::find(d.query.engines.begin(), d.query.engines.end(), top.engine->id) != d.query.engines.end();

@@ -67,3 +67,19 @@ TEST_CASE("restriction: a deprecated engine the user named answers with its plan
   auto unnamed = ask("rtx-4070-ti", "phi-4", {});
   CHECK(unnamed.candidates.front().maturity != "deprecated");
 }
+
+// SGLang's MXFP4 loader refuses gfx942: gpt-oss's release does not load, and the plan left is an FP8 made from it.
+TEST_CASE("restriction: an engine that cannot load the quantized release here says so and names what serves it", "[rules][restriction]") {
+  auto d = ask("mi300x", "gpt-oss-120b", {"sglang"});
+  REQUIRE_FALSE(d.candidates.empty());
+  CHECK(d.deployable);
+  CHECK(d.lead_kind == "release-elsewhere");
+  REQUIRE(d.lead.size() == 2);
+  CHECK(d.lead[0].find("sglang does not serve gpt-oss-120b's mxfp4-moe release here") == 0);
+  CHECK(d.lead[1].find("what serves the release: mxfp4-moe on vllm") != std::string::npos);
+  // gfx950 passes SGLang's gate: the release is the answer, and no lead.
+  auto ok = ask("mi355x", "gpt-oss-120b", {"sglang"});
+  REQUIRE_FALSE(ok.candidates.empty());
+  CHECK(ok.candidates.front().format->id == "mxfp4-moe");
+  CHECK(ok.lead_kind.empty());
+}

@@ -93,7 +93,7 @@ struct Deliberation {
   mutable std::shared_ptr<const QualityModel> quality_model;  // fitted on first use (quality estimates)
   std::vector<std::string> lead;  // what the answer says first: nothing fits and what would (nothing_fits_lead), or why #1 is
                                   // no deployment and what runs well (restriction_lead)
-  std::string lead_kind;          // "nothing-fits" | "no-deployment" | "" (no lead)
+  std::string lead_kind;          // "nothing-fits" | "no-deployment" | "deprecated-engine" | "release-elsewhere" | "" (no lead)
   bool deployable = true;         // false: #1 is an experimental path, a broken format or an up-cast (recommend exits 1)
 };
 
