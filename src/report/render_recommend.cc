@@ -406,7 +406,7 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   // Nothing left to rank and no lead to say why: an empty table says nothing, so the answer says so and points at the reasons.
   if (cands.empty() && !(r.contains("lead") && !r["lead"].empty()))
     out += section("No answer", {"every candidate was excluded by a rule; the reasons are under Excluded, below"}, st);
-  else
+  else if (!cands.empty())  // a lead already said why nothing is left: no empty table under it
     out += t.render(1);
   std::vector<std::string> below;
   if (cands.size() > shown) below.push_back(fmt::format("… {} more (--all, or --format json)", cands.size() - shown));

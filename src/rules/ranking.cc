@@ -333,6 +333,32 @@ void price_slow_reference(std::vector<Entry>& entries, const std::string& object
 }
 
 // Whether `b` ties with the group leader `a` on quality.
+// The unquantized model that holds what was asked only with the 8-bit KV cache Rule 6 chose is no longer the
+// model unchanged: where a lossless published checkpoint (a release, or the engine's own quantization at load)
+// holds it comfortably with the 16-bit cache, the reference is priced as that checkpoint is and the tie-breaks
+// decide, the last of them "no KV-cache quantization" (blind audit 17 #35: BF16 + FP8 KV at batch 128 on 8 x H100
+// over the official FP8 release).
+void price_kv8_reference(std::vector<Entry>& entries, const Graph& g, const std::string& kv_cache) {
+  if (kv_cache != "auto") return;
+  for (Entry& r : entries) {
+    if (!r.exact_reference || !is_baseline(*r.c.format) || !kv_cache_format(g, r.c) || !r.c.engine ||
+        r.c.engine->str("role") != "serving")
+      continue;
+    double peer = 0;
+    for (const Entry& e : entries)
+      if (&e != &r && e.head == r.head && e.known && !e.exact_reference && !kv_cache_format(g, e.c) && fit_of(e.c) == "yes" &&
+          quality_band(e.priced) == "lossless" && (!e.c.release.empty() || e.c.shipped || !e.c.online_flags.empty()))
+        peer = peer > 0 ? std::min(peer, e.priced) : e.priced;
+    if (peer <= 0) continue;
+    r.exact_reference = false;
+    r.price = r.priced = peer;
+    r.c.priced_cost = peer;
+    r.c.why.push_back(fmt::format("the unquantized weights hold what was asked only with an 8-bit KV cache, where a lossless published "
+                                  "checkpoint holds it with the 16-bit cache: priced as that checkpoint is ({:.2g}), the tie-breaks "
+                                  "decide (docs/ranking.md)", peer));
+  }
+}
+
 bool ties(const QualityModel& m, const Entry& a, const Entry& b) {
   if (a.exact_reference || b.exact_reference) return a.exact_reference && b.exact_reference;
   if (!a.known || !b.known) return !a.known && !b.known;
@@ -488,6 +514,7 @@ void rank_candidates(Deliberation& d) {
   for (const Entry& e : entries)
     if (fitting(e.c)) x.fitting.push_back(&e.c);
   price_slow_reference(entries, objective);
+  price_kv8_reference(entries, d.graph, d.query.kv_cache);
   // The objective's own step, inside each eligibility class: bands led by the fastest (smallest)
   // candidate left, each holding what lies within the forecast's error of its leader — what the
   // model cannot tell apart is a tie, and quality and structure decide inside it.

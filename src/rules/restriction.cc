@@ -57,8 +57,32 @@ void release_elsewhere_lead(Deliberation& d, const Candidate& top) {
 
 }  // namespace
 
+// Every candidate of the engines asked for was excluded (an architecture the engine no longer loads): the lead says
+// why, one reason per engine, and what runs well with every engine allowed.
+void nothing_left_lead(Deliberation& d) {
+  if (d.query.engines.empty() || d.excluded.empty()) return;
+  Query all = d.query;
+  all.engines.clear();
+  auto first = first_deployment(d, all);
+  if (!first) return;
+  std::vector<std::string> reasons;
+  for (const auto& e : d.excluded)
+    if (!e.engine.empty() && e.format.empty())  // an exclusion of the engine as a whole, not of one format on it
+      reasons.push_back(fmt::format("{} ({}: {})", e.engine, e.rule, e.reason));
+  if (reasons.empty()) return;
+  d.deployable = false;
+  d.lead_kind = "no-deployment";
+  d.lead.push_back(fmt::format("none among the engines asked for ({}) serves {} here: {}", fmt::join(d.query.engines, ", "),
+                               d.query.model->id.empty() ? "the model" : d.query.model->id, fmt::join(reasons, "; ")));
+  d.lead.push_back(fmt::format("what runs well: {} (--engine {})", rule_util::describe_candidate(*first), first->engine ? first->engine->id : "any"));
+}
+
 void restriction_lead(Deliberation& d) {
-  if (d.candidates.empty() || !d.query.model) return;
+  if (!d.query.model) return;
+  if (d.candidates.empty()) {
+    nothing_left_lead(d);
+    return;
+  }
   const Candidate& top = d.candidates.front();
   std::string why = not_deployable(d, top);
   if (why.empty()) {

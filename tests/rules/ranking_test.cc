@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include "qsel/graph/embedded_graph.h"
@@ -129,4 +130,27 @@ TEST_CASE("ranking: an accuracy trap of quantizing to a format is not said of th
   for (const auto& c : requantized.candidates)
     if (!c.shipped && has_trap(c)) kept = true;
   CHECK(kept);
+}
+
+// Blind audit 17 #35: the unquantized model that holds the batch only with an 8-bit KV cache is no longer the model
+// unchanged; a lossless published checkpoint that holds it with the 16-bit cache comes first.
+TEST_CASE("ranking: the reference with an 8-bit KV cache Rule 6 chose is priced as a lossless published checkpoint that needs none", "[rules][ranking]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("h100-sxm", "qwen3-235b-a22b", {"vllm"});
+  q.count = 8;
+  q.batch = 64;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& top = d.candidates.front();
+  CHECK(top.format->id == "fp8-blockwise");
+  CHECK_FALSE(top.release.empty());
+  CHECK((top.memory && top.memory->kv_dtype != "fp8-kv"));  // the 16-bit cache
+  auto bf16 = std::find_if(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return c.format->id == "bf16"; });
+  REQUIRE(bf16 != d.candidates.end());
+  CHECK(std::any_of(bf16->why.begin(), bf16->why.end(), [](const std::string& w) { return w.find("priced as that checkpoint is") != std::string::npos; }));
+  // At batch 1 the 16-bit cache holds the sequence: the unquantized model leads, unchanged.
+  q.batch = 1;
+  Deliberation one = deliberate(g, q);
+  REQUIRE_FALSE(one.candidates.empty());
+  CHECK(one.candidates.front().format->id == "bf16");
 }

@@ -83,3 +83,15 @@ TEST_CASE("restriction: an engine that cannot load the quantized release here sa
   CHECK(ok.candidates.front().format->id == "mxfp4-moe");
   CHECK(ok.lead_kind.empty());
 }
+
+// Blind audit 18 #21: vLLM removed Mllama (Llama 3.2 Vision); asked for vLLM alone, the answer says so and names what runs.
+TEST_CASE("restriction: an engine that no longer loads the architecture leaves no candidate: said, with what runs well", "[rules][restriction]") {
+  auto d = ask("rtx-3090", "llama-3.2-11b-vision", {"vllm"});
+  CHECK(d.candidates.empty());
+  CHECK_FALSE(d.deployable);
+  CHECK(d.lead_kind == "no-deployment");
+  REQUIRE(d.lead.size() == 2);
+  CHECK(d.lead[0].find("none among the engines asked for (vllm) serves llama-3.2-11b-vision here: vllm (model-support") == 0);
+  CHECK(d.lead[0].find("MllamaForConditionalGeneration") != std::string::npos);
+  CHECK(d.lead[1].find("what runs well: ") == 0);
+}
