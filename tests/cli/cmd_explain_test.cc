@@ -152,6 +152,14 @@ TEST_CASE("explain e2e: an engine that loads the scheme in its own container is 
   CHECK(text.out.find("served as") != std::string::npos);
 }
 
+// Blind audit 18 #64: tpu-inference loads FP8 checkpoints (compressed-tensors W8A8 FP8, block FP8); v6e's MXU has no FP8.
+TEST_CASE("explain e2e: FP8 on a TPU without FP8 units is emulated through the plugin's FP8 linear, not unsupported", "[e2e][explain]") {
+  json v6e = explain({"fp8-e4m3", "--on", "tpu-v6e", "--engine", "vllm-tpu"});
+  CHECK(v6e["verdict"] == "emulated");
+  CHECK(engine_line_of(v6e, "vllm-tpu")["kernel"] == "tpu-fp8-w8a8");
+  CHECK(explain({"fp8-blockwise", "--on", "tpu-v5e", "--engine", "vllm-tpu"})["verdict"] == "emulated");
+}
+
 TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
