@@ -154,3 +154,17 @@ TEST_CASE("ranking: the reference with an 8-bit KV cache Rule 6 chose is priced 
   REQUIRE_FALSE(one.candidates.empty());
   CHECK(one.candidates.front().format->id == "bf16");
 }
+
+// Blind audit 18 #33: at 128k the KV cache both read hides the 8-bit file's half of the bytes in the end-of-context
+// forecast; on a local runner the gain is read at the start of the context too, from the weights alone.
+TEST_CASE("ranking: a local runner's 16-bit file is priced by the weight bytes a lossless file saves, at any context", "[rules][ranking]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("strix-halo", "qwen3-coder-30b-a3b", {"llama-cpp"});
+  q.context = 131072;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  CHECK(d.candidates.front().format->id == "gguf-q8-0");
+  auto bf16 = std::find_if(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return c.format->id == "bf16"; });
+  REQUIRE(bf16 != d.candidates.end());
+  CHECK(std::any_of(bf16->why.begin(), bf16->why.end(), [](const std::string& w) { return w.find("at the start of the context") != std::string::npos; }));
+}
