@@ -5,6 +5,7 @@
 // this kind (--count) at which an allowed engine serves a mainline path, where the
 // machine can take more. recommend then exits 1 (docs/commands/recommend.md).
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -69,6 +70,16 @@ void nothing_left_lead(Deliberation& d) {
   for (const auto& e : d.excluded)
     if (!e.engine.empty() && e.format.empty())  // an exclusion of the engine as a whole, not of one format on it
       reasons.push_back(fmt::format("{} ({}: {})", e.engine, e.rule, e.reason));
+  if (reasons.empty()) {  // else the reason most of each engine's formats were left out for (vLLM refusing float16 on Turing)
+    for (const auto& engine : d.query.engines) {
+      std::map<std::string, int> count;
+      for (const auto& e : d.excluded)
+        if (e.engine == engine && !e.format.empty()) ++count[e.rule + ": " + e.reason];
+      auto most = std::max_element(count.begin(), count.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      if (most != count.end() && most->second > 1)
+        reasons.push_back(fmt::format("{} ({} of its formats: {})", engine, most->second, most->first));
+    }
+  }
   if (reasons.empty()) return;
   d.deployable = false;
   d.lead_kind = "no-deployment";

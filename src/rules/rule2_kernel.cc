@@ -108,6 +108,27 @@ void dispute(Candidate& c, const json& entry) {
                                     c.format->id), false, ""});
 }
 
+// The engine refuses float16 for the model's architecture (model_support.float16_refused: vLLM's Gemma 2/3, GLM-4) and would
+// have to run it in float16 here: the part has no bfloat16, or the kernel takes float16 activations alone. Why, or "".
+std::string float16_refusal(const Deliberation& d, const Candidate& c) {
+  if (!d.query.model || !c.engine || d.query.model->architecture.empty()) return "";
+  const json refused = object_field(object_field(c.engine->data, "model_support"), "float16_refused");
+  const json archs = array_field(refused, "architectures");
+  if (std::none_of(archs.begin(), archs.end(), [&](const json& a) { return a == d.query.model->architecture; })) return "";
+  const Record& t = *d.query.target;
+  std::string source = refused.contains("source") ? " [" + cite(refused["source"]) + "]" : "";
+  if (!rule_util::target_has_dtype(t, "bf16"))
+    return fmt::format("{} refuses float16 for {} (numerical instability), and {} has no bfloat16: the model does not load{}",
+                       c.engine->id, d.query.model->architecture, t.id, source);
+  if (c.kernel) {
+    const auto acts = c.kernel->strings("/activation_dtypes");
+    if (!acts.empty() && !rule_util::contains(acts, "bf16"))
+      return fmt::format("{} refuses float16 for {} (numerical instability), and {} takes float16 activations alone{}", c.engine->id,
+                         d.query.model->architecture, c.kernel->id, source);
+  }
+  return "";
+}
+
 // The unquantized baseline runs where the target computes its dtype natively.
 bool resolve_baseline(Deliberation& d, Candidate& c) {
   const Record& t = *d.query.target;
@@ -119,6 +140,10 @@ bool resolve_baseline(Deliberation& d, Candidate& c) {
                           fmt::format("{} computes no {} natively (matrix units: {}); the model is served in another 16-bit dtype there",
                                       t.id, dtype, have.empty() ? "none recorded" : fmt::format("{}", fmt::join(have, ", "))),
                           {t.id}});
+    return false;
+  }
+  if (std::string refused = float16_refusal(d, c); !refused.empty() && dtype == "fp16") {  // the fp16 baseline of a part without bf16
+    d.excluded.push_back({c.format->id, c.engine->id, "rule-2", refused, {c.engine->id}});
     return false;
   }
   c.path = "native";
@@ -239,6 +264,10 @@ void resolve_kernels(Deliberation& d, Candidate c, std::vector<Candidate>& out) 
     Candidate k = c;
     k.kernel = pick.kernel;
     k.backend = pick.backend;
+    if (std::string refused = float16_refusal(d, k); !refused.empty()) {
+      d.excluded.push_back({k.format->id, k.engine->id, "rule-2", refused, {k.engine->id, k.kernel->id}});
+      continue;
+    }
     k.rules.push_back("rule-2");
     k.path = path_for(*k.format, *k.kernel, t);
     k.evidence.push_back(k.engine->id);

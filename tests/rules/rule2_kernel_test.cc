@@ -1,5 +1,8 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
+#include "support/queries.h"
 #include "support/rules_mini.h"
 
 using namespace qsel;
@@ -103,4 +106,23 @@ TEST_CASE("rule2: docs that deny support contest the candidate, docs that name a
   REQUIRE(kernel);
   CHECK(!kernel->contested());
   CHECK(mentions(kernel->why, "which kernel runs is disputed: eng-c: the docs name another kernel"));
+}
+
+// Blind audit 19 #6, #9: vLLM refuses float16 for Gemma 2/3; on a part without bfloat16, or through a kernel that takes
+// float16 activations alone (the ROCm Triton AWQ path), the model does not load.
+TEST_CASE("rule2: an engine that refuses float16 for the model leaves out paths that would run it in float16", "[rules][rule2]") {
+  auto turing = test::ask_corpus("rtx-2080-ti", "gemma-2-9b", {"vllm"});
+  CHECK(turing.candidates.empty());
+  CHECK(std::any_of(turing.excluded.begin(), turing.excluded.end(),
+                    [](const Exclusion& e) { return e.reason.find("refuses float16 for Gemma2ForCausalLM") != std::string::npos; }));
+  auto rocm = test::ask_corpus("rx-7900-xtx", "gemma-3-27b", {"vllm"});
+  CHECK(std::none_of(rocm.candidates.begin(), rocm.candidates.end(), [](const Candidate& c) { return c.format->id == "awq"; }));
+  CHECK(std::any_of(rocm.excluded.begin(), rocm.excluded.end(),
+                    [](const Exclusion& e) { return e.format == "awq" && e.reason.find("takes float16 activations alone") != std::string::npos; }));
+  // Ampere has bfloat16 and Marlin takes it: AWQ runs.
+  auto ampere = test::ask_corpus("rtx-3090", "gemma-3-27b", {"vllm"});
+  CHECK(std::any_of(ampere.candidates.begin(), ampere.candidates.end(), [](const Candidate& c) { return c.format->id == "awq"; }));
+  // An architecture vLLM runs in float16 keeps its paths on Turing.
+  auto llama = test::ask_corpus("rtx-2080-ti", "llama-3.1-8b", {"vllm"});
+  CHECK_FALSE(llama.candidates.empty());
 }
