@@ -160,6 +160,16 @@ TEST_CASE("explain e2e: FP8 on a TPU without FP8 units is emulated through the p
   CHECK(explain({"fp8-blockwise", "--on", "tpu-v5e", "--engine", "vllm-tpu"})["verdict"] == "emulated");
 }
 
+// Blind audit 19 #58: SGLang's mxfp4 method is the gpt-oss MoE format; a dense MXFP4 checkpoint reaches it as Quark
+// W4A4 on gfx95x only.
+TEST_CASE("explain e2e: SGLang serves dense MXFP4 only as Quark W4A4 on CDNA4, not on NVIDIA parts", "[e2e][explain]") {
+  CHECK(explain({"mxfp4", "--on", "gb200-nvl72", "--engine", "sglang"})["verdict"] == "unsupported");
+  json mi355 = explain({"mxfp4", "--on", "mi355x", "--engine", "sglang"});
+  CHECK(mi355["verdict"] == "native");
+  CHECK(engine_line_of(mi355, "sglang")["kernel"] == "aiter-mx");
+  CHECK(explain({"mxfp4-moe", "--on", "gb200-nvl72", "--engine", "sglang"})["verdict"] != "unsupported");  // gpt-oss stays
+}
+
 TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
