@@ -170,6 +170,17 @@ TEST_CASE("explain e2e: SGLang serves dense MXFP4 only as Quark W4A4 on CDNA4, n
   CHECK(explain({"mxfp4-moe", "--on", "gb200-nvl72", "--engine", "sglang"})["verdict"] != "unsupported");  // gpt-oss stays
 }
 
+// Blind audit 19 #62, #64: vLLM's MXFP8 order reaches Marlin off SM100; its ROCm platform lists bitsandbytes, which its
+// docs table refuses (the code outranks the table).
+TEST_CASE("explain e2e: vLLM runs MXFP8 through Marlin on SM120 and bitsandbytes on ROCm", "[e2e][explain]") {
+  json mx = explain({"mxfp8", "--on", "rtx-5090", "--engine", "vllm"});
+  CHECK(mx["verdict"] != "unsupported");
+  CHECK(engine_line_of(mx, "vllm")["kernel"] == "marlin-mxfp8");
+  json bnb = explain({"bitsandbytes-load-in-4bit", "--on", "mi300x", "--engine", "vllm"});
+  CHECK(bnb["verdict"] == "dequant");
+  CHECK(engine_line_of(bnb, "vllm")["outranked"] == true);
+}
+
 TEST_CASE("explain e2e: GGUF Q4_K_M is not native on H100, BitNet cites Rule 7", "[e2e][explain]") {
   CHECK(explain({"gguf-q4-k-m", "--on", "h100"})["verdict"] != "native");
   json g = explain({"gguf-q4-k-m"});
