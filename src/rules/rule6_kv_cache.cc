@@ -22,6 +22,19 @@ bool kv8(const Record& f) {
   return f.str("regime") == "kv-cache" && bits >= 8 && bits < 9;
 }
 
+bool kv4(const Record& f) {
+  double bits = f.data.value("kv_bits", 0.0);
+  return f.str("regime") == "kv-cache" && bits >= 4 && bits < 5;
+}
+
+// The engine's 4-bit KV format its command line can select (ExLlamaV2's Q4 cache), or null.
+const Record* kv4_format(const Graph& g, const Candidate& c, const Record* target) {
+  if (!c.engine) return nullptr;
+  for (const auto& id : served_formats(*c.engine))
+    if (const Record* f = g.find(id); f && kv4(*f) && kv_cache_flags(*c.engine, f, target)) return f;
+  return nullptr;
+}
+
 // The cache dtype the sizing uses for a KV format: the record itself (its kv_bits), else
 // GGML's block type where it names one.
 std::string cache_dtype(const Record& f) {
@@ -63,6 +76,9 @@ std::vector<std::string> forbidding(const Deliberation& d) {
 }
 
 std::string unmeasured(const Record& f) {
+  if (kv4(f))
+    return fmt::format("4-bit KV cache ({}) cuts the cache to about a quarter at an accuracy delta no controlled benchmark has "
+                       "measured", f.id);
   return fmt::format("8-bit KV cache ({}) halves the cache at an accuracy delta no controlled benchmark has measured", f.id);
 }
 
@@ -97,6 +113,14 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   const Record* f = kv_format(d.graph, c, "", d.query.target);
   if (!f) return;
   Memory kv8m = candidate_memory(d, c, cache_dtype(*f));
+  // Where even the 8-bit cache leaves nothing that fits on the GPU (a long context on a model without grouped-query
+  // attention), the engine's 4-bit cache is the deeper capacity measure (blind audit 20 #24: Command-R v01 at 64k).
+  bool deeper = false;
+  if (!c.memory->fits && !kv8m.fits && !speed)
+    if (const Record* f4 = kv4_format(d.graph, c, d.query.target)) {
+      Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
+      if (kv4m.fits && !kv4m.placement) f = f4, kv8m = kv4m, deeper = true;
+    }
   // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
   // and a comfortable fit with it beats a tight one without.
   // A serving fit short of the sequences --concurrency asks for: the 8-bit cache is worth it when
@@ -141,6 +165,8 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
                   : more_sequences && kv8m.fit != "yes"
                       ? fmt::format("Rule 6 — with the 16-bit KV cache the pool holds {} sequence(s) of the context; with {} ({}) "
                                     "it holds {}, as a capacity measure", fewer_sequences, f->id, f->str("name"), kv8m.sequences)
+                  : deeper ? fmt::format("Rule 6 — neither the 16-bit nor the 8-bit KV cache fits; {} ({}) does, as a capacity "
+                                         "measure", f->id, f->str("name"))
                   : tight  ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only tight; with {} ({}) it fits with room, "
                                          "as a capacity measure", f->id, f->str("name"))
                            : fmt::format("Rule 6 — the 16-bit KV cache does not fit; {} ({}) does, as a capacity measure",

@@ -65,3 +65,24 @@ TEST_CASE("rule 6: a 16-bit fit that needs the engine's memory fraction raised t
   CHECK(c.memory->budget.fraction == 0.9);
   CHECK(std::find(c.rules.begin(), c.rules.end(), "rule-6") != c.rules.end());
 }
+
+// Blind audit 20 #24: Command-R v01 has 64 KV heads (no grouped-query attention); at 64k neither its 16-bit nor its
+// 8-bit cache leaves room on 2 x 24 GB, and ExLlamaV2's Q4 cache does.
+TEST_CASE("rule6: where even the 8-bit cache leaves nothing that fits, the engine's 4-bit cache is offered", "[rules][rule6]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("rtx-3090", "command-r-35b", {"exllamav2"});
+  q.count = 2;
+  q.context = 65536;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& top = d.candidates.front();
+  REQUIRE(top.memory);
+  CHECK(top.memory->fits);
+  CHECK(top.memory->kv_dtype == "exl2-kv-q4");
+  CHECK(std::any_of(top.why.begin(), top.why.end(), [](const std::string& w) { return w.find("neither the 16-bit nor the 8-bit") != std::string::npos; }));
+  // At 8k the Q8 cache (or none) does: the 4-bit one is not reached for.
+  q.context = 8192;
+  Deliberation short_ctx = deliberate(g, q);
+  for (const Candidate& c : short_ctx.candidates)
+    if (c.memory) CHECK(c.memory->kv_dtype != "exl2-kv-q4");
+}
