@@ -6,6 +6,7 @@
 // machine can take more. recommend then exits 1 (docs/commands/recommend.md).
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,18 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
   return "";
 }
 
+// The answer with every engine allowed (what the leads name as running well), or none.
+std::optional<Candidate> first_with_every_engine(const Deliberation& d) {
+  Query all = d.query;
+  all.engines.clear();
+  return first_deployment(d, all);
+}
+
+// A candidate as the leads name it, followed by the --engine flag that asks for it.
+std::string with_engine_flag(const Candidate& c) {
+  return fmt::format("{} (--engine {})", rule_util::describe_candidate(c), c.engine ? c.engine->id : "any");
+}
+
 // The engines asked for cannot load the model's quantized release here, and the plan is a format made from it (a
 // second quantization): the lead says so and names what serves the release (after blind audit 17: an MXFP4 MoE
 // release on a part whose engine's MXFP4 loader refuses it answered a self-made FP8 of the MXFP4 weights).
@@ -42,9 +55,7 @@ void release_elsewhere_lead(Deliberation& d, const Candidate& top) {
   if (!released || is_baseline(*released)) return;
   auto refused = std::find_if(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) { return e.format == shipped->format && !e.engine.empty(); });
   if (refused == d.excluded.end()) return;
-  Query all = d.query;
-  all.engines.clear();
-  auto first = first_deployment(d, all);
+  auto first = first_with_every_engine(d);
   if (!first || first->format != released) return;
   std::string reason = refused->reason;
   if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(0, colon);
@@ -52,19 +63,14 @@ void release_elsewhere_lead(Deliberation& d, const Candidate& top) {
   d.lead.push_back(fmt::format("{} does not serve {}'s {} release here ({}, {})", refused->engine, d.query.model->id, shipped->format,
                                refused->rule, reason));
   d.lead.push_back(fmt::format("the plan below is a {} you make from that release yourself, a second quantization on top of the first; "
-                               "what serves the release: {} (--engine {})", top.format->id, rule_util::describe_candidate(*first),
-                               first->engine ? first->engine->id : "any"));
+                               "what serves the release: {}", top.format->id, with_engine_flag(*first)));
 }
-
-}  // namespace
 
 // Every candidate of the engines asked for was excluded (an architecture the engine no longer loads): the lead says
 // why, one reason per engine, and what runs well with every engine allowed.
 void nothing_left_lead(Deliberation& d) {
   if (d.query.engines.empty() || d.excluded.empty()) return;
-  Query all = d.query;
-  all.engines.clear();
-  auto first = first_deployment(d, all);
+  auto first = first_with_every_engine(d);
   if (!first) return;
   std::vector<std::string> reasons;
   for (const auto& e : d.excluded)
@@ -85,8 +91,10 @@ void nothing_left_lead(Deliberation& d) {
   d.lead_kind = "no-deployment";
   d.lead.push_back(fmt::format("none among the engines asked for ({}) serves {} here: {}", fmt::join(d.query.engines, ", "),
                                d.query.model->id.empty() ? "the model" : d.query.model->id, fmt::join(reasons, "; ")));
-  d.lead.push_back(fmt::format("what runs well: {} (--engine {})", rule_util::describe_candidate(*first), first->engine ? first->engine->id : "any"));
+  d.lead.push_back("what runs well: " + with_engine_flag(*first));
 }
+
+}  // namespace
 
 void restriction_lead(Deliberation& d) {
   if (!d.query.model) return;
@@ -107,11 +115,7 @@ void restriction_lead(Deliberation& d) {
     d.lead_kind = "deprecated-engine";
     d.lead.push_back(fmt::format("{} is deprecated{}: the plan below runs, but expect no fixes for new models or drivers",
                                  top.engine->id, top.maturity_reason.empty() ? "" : " (" + top.maturity_reason + ")"));
-    Query all = d.query;
-    all.engines.clear();
-    if (auto first = first_deployment(d, all))
-      d.lead.push_back(fmt::format("what runs well elsewhere: {} (--engine {})", rule_util::describe_candidate(*first),
-                                   first->engine ? first->engine->id : "any"));
+    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well elsewhere: " + with_engine_flag(*first));
     return;
   }
   d.deployable = false;
@@ -120,12 +124,8 @@ void restriction_lead(Deliberation& d) {
   d.lead.push_back(fmt::format("none {}: {} runs here {}", restricted ? fmt::format("among the engines asked for ({})", fmt::join(d.query.engines, ", "))
                                                                                : "on this machine",
                                d.query.model->id.empty() ? "the model" : d.query.model->id, why));
-  if (restricted) {
-    Query all = d.query;
-    all.engines.clear();
-    if (auto first = first_deployment(d, all)) d.lead.push_back(fmt::format("what runs well: {} (--engine {})", rule_util::describe_candidate(*first),
-                                            first->engine ? first->engine->id : "any"));
-  }
+  if (restricted)
+    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well: " + with_engine_flag(*first));
   // The fewest GPUs at which a mainline path fits; the best-ranked at that count.
   if (MoreParts more = fewest_more_parts(d, rule_util::offerable); more.candidate)
     d.lead.push_back(fmt::format("with --count {}: {} fits", more.count, rule_util::describe_candidate(*more.candidate)));

@@ -17,22 +17,10 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
-bool kv8(const Record& f) {
+// A KV-cache format of `width` bits per value, its scales included (8: FP8, Q8_0 at 8.5; 4: ExLlamaV2's Q4 at 4.5).
+bool kv_width(const Record& f, int width) {
   double bits = f.data.value("kv_bits", 0.0);
-  return f.str("regime") == "kv-cache" && bits >= 8 && bits < 9;
-}
-
-bool kv4(const Record& f) {
-  double bits = f.data.value("kv_bits", 0.0);
-  return f.str("regime") == "kv-cache" && bits >= 4 && bits < 5;
-}
-
-// The engine's 4-bit KV format its command line can select (ExLlamaV2's Q4 cache), or null.
-const Record* kv4_format(const Graph& g, const Candidate& c, const Record* target) {
-  if (!c.engine) return nullptr;
-  for (const auto& id : served_formats(*c.engine))
-    if (const Record* f = g.find(id); f && kv4(*f) && kv_cache_flags(*c.engine, f, target)) return f;
-  return nullptr;
+  return f.str("regime") == "kv-cache" && bits >= width && bits < width + 1;
 }
 
 // The cache dtype the sizing uses for a KV format: the record itself (its kv_bits), else
@@ -46,13 +34,14 @@ std::string cache_dtype(const Record& f) {
 // bitrate that fits beside the cache, so a 16-bit cache always "fits" — at fewer bits.
 bool bitrate_chosen(const Record& f) { return object_field(f.data, "bpw").contains("target"); }
 
-// The engine's 8-bit KV formats its command line can select (engine launch kv_cache), preferring the dtype the user named.
-const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype, const Record* target) {
+// The engine's KV formats of `width` bits its command line can select (engine launch kv_cache), preferring the dtype the
+// user named: its 8-bit cache, or (width 4) the deeper one Rule 6 reaches for when the 8-bit one does not fit.
+const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype, const Record* target, int width = 8) {
   if (!c.engine) return nullptr;
   const Record* any = nullptr;
   for (const auto& id : served_formats(*c.engine)) {
     const Record* f = g.find(id);
-    if (!f || !kv8(*f) || !kv_cache_flags(*c.engine, f, target)) continue;  // never a cache its command line cannot select
+    if (!f || !kv_width(*f, width) || !kv_cache_flags(*c.engine, f, target)) continue;  // never a cache its command line cannot select
     std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));
     if (dtype.empty() || text.find(dtype) != std::string::npos) return f;
     if (!any) any = f;
@@ -76,7 +65,7 @@ std::vector<std::string> forbidding(const Deliberation& d) {
 }
 
 std::string unmeasured(const Record& f) {
-  if (kv4(f))
+  if (kv_width(f, 4))
     return fmt::format("4-bit KV cache ({}) cuts the cache to about a quarter at an accuracy delta no controlled benchmark has "
                        "measured", f.id);
   return fmt::format("8-bit KV cache ({}) halves the cache at an accuracy delta no controlled benchmark has measured", f.id);
@@ -117,7 +106,7 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // attention), the engine's 4-bit cache is the deeper capacity measure (blind audit 20 #24: Command-R v01 at 64k).
   bool deeper = false;
   if (!c.memory->fits && !kv8m.fits && !speed)
-    if (const Record* f4 = kv4_format(d.graph, c, d.query.target)) {
+    if (const Record* f4 = kv_format(d.graph, c, "", d.query.target, 4)) {
       Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
       if (kv4m.fits && !kv4m.placement) f = f4, kv8m = kv4m, deeper = true;
     }

@@ -225,10 +225,9 @@ TEST_CASE("placement: given a --fit log's free memory and target, qsel's split i
   CHECK(within == rows);
 }
 
-TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none when RAM is short", "[rules][placement]") {
-  const Graph& g = embedded_graph();
-  const Record* engine = g.find("llama-cpp");
-  ModelSpec dense = model_from_record(*g.find("llama-3.1-70b"));
+namespace {
+// Llama 3.1 70B at Q4_K_M-like bits on llama.cpp beside one 24 GB GPU (an RTX 4090's room and bandwidth), 8K context.
+PlacementInput dense_70b_on_24gb(const Graph& g, const ModelSpec& dense) {
   PlacementInput in;
   in.model = &dense;
   in.weights_gb = 42.5;
@@ -238,7 +237,15 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   in.gpu_room_gb = 24.4;
   in.gpu_bandwidth_gbs = 1008;
   in.context = 8192;
-  in.engine = engine;
+  in.engine = g.find("llama-cpp");
+  return in;
+}
+}  // namespace
+
+TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none when RAM is short", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  ModelSpec dense = model_from_record(*g.find("llama-3.1-70b"));
+  PlacementInput in = dense_70b_on_24gb(g, dense);
   std::string why;
   auto p = plan_placement(in, Host{64, 89.6, "t"}, &why);
   REQUIRE(p);
@@ -276,17 +283,8 @@ TEST_CASE("placement: a RAM side inside the host's comfort margin is tight, in p
   CHECK(h.comfortable_gb() == Approx(64.7 - 6.87));
   const Graph& g = embedded_graph();
   ModelSpec dense = model_from_record(*g.find("llama-3.1-70b"));
-  PlacementInput in;
-  in.model = &dense;
-  in.bpw = 4.86;
-  in.embed_bpw = 4.5;
-  in.kv_gb = 2.7;
-  in.gpu_room_gb = 24.4;
-  in.gpu_bandwidth_gbs = 1008;
-  in.context = 8192;
-  in.engine = g.find("llama-cpp");
+  PlacementInput in = dense_70b_on_24gb(g, dense);  // 42.5 GB: ~21 GB in RAM, comfortable
   std::string why;
-  in.weights_gb = 42.5;  // ~21 GB in RAM: comfortable
   auto easy = plan_placement(in, h, &why);
   REQUIRE(easy);
   CHECK(easy->ram_tight_share == 0);
