@@ -119,6 +119,11 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // an 8-bit cache that fits at the engine's own fraction is the sturdier plan.
   bool unraised = tight && c.memory->fraction_raised && kv8m.fits && !kv8m.fraction_raised && !kv8m.placement;
   if (!kv8m.fits || (offloaded && kv8m.placement) || (tight && !speed && kv8m.fit != "yes" && !more_sequences && !unraised)) return;
+  // Where the target lacks the cache's number format, the attention kernel widens every value it reads (an FP8 cache
+  // decodes slower than BF16 on RDNA3 and on Arc: vLLM issue 56992, llm-scaler issue 666): a 16-bit cache that fits,
+  // only inside qsel's margin, keeps its cache; the 8-bit one is offered where it is needed, not for room (blind audit 20 #7, #21).
+  bool widened = !rule_util::target_has_precisions(*d.query.target, *f);
+  if (tight && !speed && widened && !more_sequences && !unraised) return;
   if (speed && kv8m.placement) return;
   // Under speed the 8-bit cache must buy speed the forecast can see: at one sequence of a short context the cache is a
   // sliver of the bytes read. Where the target lacks the cache's number format the kernel widens every value it reads
