@@ -238,10 +238,15 @@ const std::vector<Step>& tie_break_steps() {
        }},
       {"a published checkpoint before a format you quantize yourself (not one with more bits than a published member of its family)",
        self_quantized},
-      {"the lower estimate with the price of its fit, in steps of 1.5x from the group's best (within a family: more bits)",
+      {"the lower estimate with the price of its fit, in steps of 1.5x from the group's best (within a family: more bits); "
+       "every estimate in the lossless band is one step",
        [](const Context& x, const Candidate& c) -> long {
          if (!c.quality.known) return std::numeric_limits<int>::max();
          if (c.priced_cost <= 0 || x.group_best <= 0) return 0;
+         // Under the lossless band a ratio is noise, not a family-level difference: a self-made 8-bit GPTQ whose estimate is
+         // its family's prior alone (0.00019) does not outrank FP8 measured on many models (0.00034); the hardware path
+         // decides next (a sweep of self-made #1 answers: GPTQ INT8 on Marlin over native FP8 on an L40S in SGLang).
+         if (quality_band(c.priced_cost) == "lossless") return 0;
          return static_cast<long>(std::floor(std::log(c.priced_cost / x.group_best) / std::log(kEstimateStep) + 1e-9));
        }},
       {"native before dequant before emulated",
