@@ -200,7 +200,8 @@ const std::vector<Step>& eligibility_steps() {
       {"not a checkpoint to calibrate yourself for a serving engine, while a published one at most two quality bands worse "
        "fits on the GPU",
        self_made_while_published},
-      {"uncontested (no record disputes that it runs here)", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
+      {"uncontested (no record disputes that it runs here); under --objective speed, inside a speed band instead",
+       [](const Context& x, const Candidate& c) -> long { return x.d.query.objective != "speed" && c.contested(); }},
       {"a serving engine, on a datacenter or cloud part",
        [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
       {"not emulated while a native or dequant path of at least its weight bits fits", shadowed_emulated},
@@ -213,6 +214,10 @@ const std::vector<Step>& eligibility_steps() {
 // The tie-breaks inside a quality group, in order (docs/ranking.md, "Inside a group").
 const std::vector<Step>& tie_break_steps() {
   static const std::vector<Step> steps = {
+      // Under speed a contested path (the engine's code serves it, its docs table does not) is not held behind a clean one
+      // at half its speed: the code is the better source (blind audit 21 #14: BF16 at ~29 tok/s over the AWQ/GPTQ vLLM's
+      // ROCm code serves at ~65 on Strix Halo). Inside the band it waits; under the other objectives eligibility did this.
+      {"uncontested before contested", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
       {"a serving fit whose KV cache holds the sequences --concurrency asks for, then by how far short it falls, in halvings",
        [](const Context&, const Candidate& c) -> long {
          if (!c.memory || c.memory->capacity_short <= 0) return 0;

@@ -105,10 +105,22 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // Where even the 8-bit cache leaves nothing that fits on the GPU (a long context on a model without grouped-query
   // attention), the engine's 4-bit cache is the deeper capacity measure (blind audit 20 #24: Command-R v01 at 64k).
   bool deeper = false;
+  double bpw_with_8bit = 0;  // set when the 4-bit cache was taken for the weight bits it buys
   if (!c.memory->fits && !kv8m.fits && !speed)
     if (const Record* f4 = kv_format(d.graph, c, "", d.query.target, 4)) {
       Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
       if (kv4m.fits && !kv4m.placement) f = f4, kv8m = kv4m, deeper = true;
+    }
+  // A bitrate the user picks (EXL2, EXL3) that the 8-bit cache still leaves under 4 bits per weight, where the recorded
+  // accuracy cost jumps (ranking's "4 bits per weight or more"): the engine's 4-bit cache is worth it when it buys weight
+  // bits (blind audit 21 #21: Qwen2.5-Coder-32B at 32k on 16 GB, 2.53 bpw with the Q8 cache, about 3.1 with Q4).
+  if (bitrate_chosen(*c.format) && !speed && kv8m.fits && !kv8m.placement && kv8m.bpw < 4)
+    if (const Record* f4 = kv_format(d.graph, c, "", d.query.target, 4)) {
+      Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
+      if (kv4m.fit == "yes" && !kv4m.placement && kv4m.bpw > kv8m.bpw + 0.25) {
+        bpw_with_8bit = kv8m.bpw;
+        f = f4, kv8m = kv4m, deeper = true;
+      }
     }
   // All on the GPU with an 8-bit cache beats part of the model in system RAM with a 16-bit one,
   // and a comfortable fit with it beats a tight one without.
@@ -159,6 +171,9 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
                   : more_sequences && kv8m.fit != "yes"
                       ? fmt::format("Rule 6 — with the 16-bit KV cache the pool holds {} sequence(s) of the context; with {} ({}) "
                                     "it holds {}, as a capacity measure", fewer_sequences, f->id, f->str("name"), kv8m.sequences)
+                  : deeper && bpw_with_8bit > 0
+                      ? fmt::format("Rule 6 — with the 8-bit KV cache the largest bitrate that fits is {:.2f} bpw, under 4; with {} "
+                                    "({}) it is {:.2f} bpw", bpw_with_8bit, f->id, f->str("name"), kv8m.bpw)
                   : deeper ? fmt::format("Rule 6 — neither the 16-bit nor the 8-bit KV cache fits; {} ({}) does, as a capacity "
                                          "measure", f->id, f->str("name"))
                   : tight  ? fmt::format("Rule 6 — with the 16-bit KV cache it fits only tight; with {} ({}) it fits with room, "
