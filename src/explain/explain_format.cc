@@ -311,6 +311,17 @@ ojson explain_format_on(const Graph& g, const Record& f, const Record& t, const 
   j["flagged_paths"] = flagged_paths(g, d, f, q);
   j["moe_formats"] = moe_formats(g, f, t);
   j["container_formats"] = container_formats(g, f, t, q);
+  // No engine asked serves a checkpoint in this format, but one loads the scheme in its own container (llama.cpp: an NVFP4
+  // model as a GGUF NVFP4 file): the headline says both, so "unsupported" is not read as "this engine cannot run the scheme"
+  // (blind audit 21 #55).
+  if (v.value == "unsupported" || v.value == "unknown") {
+    auto rank = [](const std::string& x) { return x == "native" ? 0 : x == "dequant" ? 1 : x == "emulated" ? 2 : x == "contested" ? 3 : 9; };
+    const ojson* best = nullptr;
+    for (const auto& m : j["container_formats"])
+      if (rank(m["verdict"].get<std::string>()) < 9 && (!best || rank(m["verdict"].get<std::string>()) < rank((*best)["verdict"].get<std::string>())))
+        best = &m;
+    if (best) j["verdict_as"] = {{"format", (*best)["format"]}, {"verdict", (*best)["verdict"]}, {"engines", (*best)["engines"]}};
+  }
   j["also_missing"] = also_missing(g, t, engines);
   j["benchmarks"] = benchmarks(g, f, t);
   QualityCost cost = quality_cost(g, quality_model_of(d), f, nullptr, nullptr, choose_bpw(f, ModelSpec{}, &g).value, false);

@@ -57,9 +57,13 @@ std::string abbreviated(const ojson& ids, std::size_t limit, std::size_t keep) {
 std::string format_on(const ojson& j, const Style& st) {
   // A whole generation: name a few, count the rest.
   std::string parts = j["parts"].empty() ? "no part recorded" : abbreviated(j["parts"], 4, 3);
-  std::string out = fmt::format("{} — {}\nOn {} ({}):   verdict: {}\n", st.bold(j["format"].get<std::string>()),
+  std::string as;  // the scheme in an engine's own container, when no engine asked serves this format's checkpoints
+  if (j.contains("verdict_as"))
+    as = fmt::format(" for {} checkpoints; {} as {} ({})", j["format"].get<std::string>(), verdict_tag(j["verdict_as"]["verdict"], st),
+                     j["verdict_as"]["format"].get<std::string>(), fmt::join(j["verdict_as"]["engines"].get<std::vector<std::string>>(), ", "));
+  std::string out = fmt::format("{} — {}\nOn {} ({}):   verdict: {}{}\n", st.bold(j["format"].get<std::string>()),
                                 j["name"].get<std::string>(), j["target"].get<std::string>(), parts,
-                                verdict_tag(j["verdict"], st));
+                                verdict_tag(j["verdict"], st), as);
   if (j.contains("resolved")) out += "  " + j["resolved"].get<std::string>() + "\n";
   Table t({"", ""});
   const auto& fr = j["format_record"];

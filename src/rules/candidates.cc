@@ -22,6 +22,10 @@ bool weight_format(const Record& f) {
 
 bool wanted(const std::vector<std::string>& filter, const std::string& id) { return filter.empty() || contains(filter, id); }
 
+bool has_release(const ModelSpec& m, const std::string& format) {
+  return std::any_of(m.releases.begin(), m.releases.end(), [&](const Release& r) { return r.format == format; });
+}
+
 // True when some format record lists `accelerator` (native or emulated).
 bool listed_anywhere(const Graph& g, const std::string& accelerator) {
   for (const Record* f : g.of_kind(Kind::Format))
@@ -77,6 +81,16 @@ void enumerate_candidates(Deliberation& d) {
   for (const Record* f : d.graph.of_kind(Kind::Format)) {
     if (!weight_format(*f) || !wanted(q.formats, f->id)) continue;
     if (f->data.value("moe", false) && q.model && !q.model->moe()) continue;  // MoE-only formats need experts
+    // A format no released tool makes from the 16-bit weights (a GGUF NVFP4 is converted from an NVFP4 checkpoint; llama-quantize
+    // has no NVFP4 target) exists for a model only as a published file: without one there is nothing to run.
+    if (f->data.value("published_only", false) && q.model && !has_release(*q.model, f->id)) {
+      if (!q.formats.empty())
+        d.excluded.push_back({f->id, "", "published-only",
+                              fmt::format("no released tool makes {} from the 16-bit weights and {} lists no release in it", f->id,
+                                          q.model->id.empty() ? "the model" : q.model->id),
+                              {f->id}});
+      continue;
+    }
     bool baseline = is_baseline(*f);
     if (baseline && !offer_baseline(d, *f)) continue;
     for (const Record* e : engines) {

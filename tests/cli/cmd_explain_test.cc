@@ -288,7 +288,14 @@ TEST_CASE("explain e2e: explain's verdict and recommend's path agree for every f
       std::string best = best_path(paths[id], contested.count(id) > 0, clean_native.count(id) > 0);
       // recommend offers fp16 only where the part lacks bf16 (the same row again otherwise).
       if (best.empty() && id == "fp16" && !paths["bf16"].empty()) CHECK((v == "native" || v == "unsupported"));
-      else if (best.empty()) CHECK((v == "unsupported" || v == "unknown"));
+      else if (best.empty() && v != "unsupported" && v != "unknown") {
+        // A format recommend offers only where the model lists a release in it (published_only: no released tool makes it,
+        // as a GGUF NVFP4 is converted from an NVFP4 checkpoint): these two models list none, so only explain sees its path.
+        json shown = json::parse(run_cli({"show", id, "--format", "json"}).out);
+        CHECK(shown["record"].value("published_only", false));
+      } else if (best.empty()) {
+        CHECK((v == "unsupported" || v == "unknown"));
+      }
       else CHECK(v == best);
       ++compared;
     }
@@ -331,4 +338,23 @@ TEST_CASE("explain e2e: bf16, fp16 and fp8-e4m3 follow each target's dtype gates
   CHECK(explain({"fp16", "--on", "t4"})["verdict"] == "native");
   CHECK(explain({"fp8-e4m3", "--on", "rtx-4090"})["verdict"] == "native");
   CHECK(explain({"awq", "--on", "h100"})["verdict"] == "dequant");
+}
+
+TEST_CASE("explain: a scheme an engine loads only in its own container gives both verdicts in the headline", "[cli][explain]") {
+  // llama.cpp serves no NVFP4 checkpoint (safetensors) but loads the scheme as a GGUF NVFP4 file: native on Blackwell 12.x
+  // (FP4 tensor cores), widened through MMQ on Ada (blind audit 21 #55 read a bare UNSUPPORTED as "llama.cpp cannot").
+  json blackwell = explain({"nvfp4", "--on", "rtx-5070-ti", "--engine", "llama-cpp"});
+  CHECK(blackwell["verdict"] == "unsupported");
+  REQUIRE(blackwell.contains("verdict_as"));
+  CHECK(blackwell["verdict_as"]["format"] == "gguf-nvfp4");
+  CHECK(blackwell["verdict_as"]["verdict"] == "native");
+  json ada = explain({"nvfp4", "--on", "rtx-4090", "--engine", "llama-cpp"});
+  CHECK(ada["verdict_as"]["verdict"] == "dequant");
+  auto text = run_cli({"explain", "nvfp4", "--on", "rtx-5070-ti", "--engine", "llama-cpp", "--color", "never"});
+  CHECK_THAT(text.out, Catch::Contains("UNSUPPORTED for nvfp4 checkpoints; NATIVE as gguf-nvfp4"));
+  // An engine that serves the checkpoint itself needs no second verdict.
+  CHECK_FALSE(explain({"nvfp4", "--on", "rtx-5070-ti", "--engine", "vllm"}).contains("verdict_as"));
+  // recommend offers the GGUF NVFP4 only where the model lists a release in it: no tool makes it from the 16-bit weights.
+  auto rec = run_cli({"recommend", "--gpu", "rtx-5070-ti", "--model", "qwen3-8b", "--engine", "llama-cpp", "--all", "--format", "json"});
+  for (const auto& c : json::parse(rec.out)["candidates"]) CHECK(c["format"] != "gguf-nvfp4");
 }
