@@ -116,7 +116,7 @@ ojson moe_formats(const Graph& g, const Record& f, const Record& t) {
   return out;
 }
 
-// The engines that serve no checkpoint in this format but serve a related one in their own container
+// The engines that serve no checkpoint in this format but carry its scheme in their own container (format `container_of`)
 // (llama.cpp: an MXFP4 model as a GGUF MXFP4_MOE file): each such format with those engines and its own
 // verdict here, so the reader is sent to the file the engine loads. Only the engines the query names,
 // else every engine that runs on the target.
@@ -131,7 +131,7 @@ ojson container_formats(const Graph& g, const Record& f, const Record& t, const 
     for (const auto& id : served) {
       const Record* o = g.find(id);
       if (!o || o->kind != Kind::Format || o->str("scheme") == scheme || o->str("regime") == "kv-cache") continue;
-      if (!contains(o->strings("/related"), f.id) && !contains(f.strings("/related"), o->id)) continue;
+      if (!contains(o->strings("/container_of"), f.id)) continue;  // the record says it carries this scheme, not merely "related"
       by_format[o].push_back(e->id);
     }
   }

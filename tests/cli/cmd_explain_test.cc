@@ -358,3 +358,13 @@ TEST_CASE("explain: a scheme an engine loads only in its own container gives bot
   auto rec = run_cli({"recommend", "--gpu", "rtx-5070-ti", "--model", "qwen3-8b", "--engine", "llama-cpp", "--all", "--format", "json"});
   for (const auto& c : json::parse(rec.out)["candidates"]) CHECK(c["format"] != "gguf-nvfp4");
 }
+
+TEST_CASE("explain: 'served as' names only a format whose record says it carries the scheme, never a merely related one", "[cli][explain]") {
+  // EXL3 is ExLlamaV2's successor and GPTQ a sibling W4A16 scheme, listed as related to EXL2; neither engine loads an EXL2
+  // checkpoint (blind audit 21 #61), so explain exl2 sends nobody there.
+  json exl2 = explain({"exl2", "--on", "rtx-5090"});
+  CHECK(exl2["container_formats"].empty());
+  json mxfp4 = explain({"mxfp4", "--on", "rtx-5090", "--engine", "llama-cpp"});
+  REQUIRE(mxfp4["container_formats"].size() == 1);
+  CHECK(mxfp4["container_formats"][0]["format"] == "gguf-mxfp4-moe");
+}
