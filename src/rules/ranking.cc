@@ -152,6 +152,8 @@ long unpublished_requantization(const Context& x, const Candidate& c) {
 // (a published 4-bit AWQ, "small", over a hand-made INT8 W8A8, "lossless"; blind audits 14 #54 and 17 #10, #47, #55).
 constexpr int kPublishedBandsWorse = 2;
 
+long gguf_on_serving_engine(const Context& x, const Candidate& c);
+
 long self_made_while_published(const Context& x, const Candidate& c) {
   if (!c.engine || c.engine->str("role") != "serving" || c.shipped || !c.release.empty() || !c.online_flags.empty() ||
       is_baseline(*c.format) || !c.quality.known || c.format->str("scheme") == "gguf")  // a GGUF file is llama-quantize's minutes
@@ -164,6 +166,8 @@ long self_made_while_published(const Context& x, const Candidate& c) {
         !o->engine || o->engine->str("role") != "serving" || (fit_of(*o) != "yes" && fit_of(*o) != "tight") ||
         quality_band_rank(quality_band(o->quality.total())) > band + kPublishedBandsWorse)
       return false;
+    // A GGUF file on a serving engine waits for the engine's own formats (step 10): it holds none of them back.
+    if (gguf_on_serving_engine(x, *o)) return false;
     // An emulated path waits for a native or dequant one of at least its bits (step 11): it holds nothing back from one.
     if (o->path == "emulated" && c.path != "emulated" && format_bits(c) >= format_bits(*o)) return false;
     // Within a family more bits are never worse: a published member with fewer bits does not hold back one with more.
@@ -174,6 +178,18 @@ long self_made_while_published(const Context& x, const Candidate& c) {
     if (objective == "memory")
       return o->memory && c.memory && o->memory->total_gb <= c.memory->total_gb * (1 + kObjectiveTie);
     return true;
+  });
+}
+
+// A GGUF file in a serving engine (vLLM, SGLang) while a checkpoint format of the engine's own fits on it: GGUF is the
+// local runners' format, and a serving engine runs it through llama.cpp's kernels ported in, tuned for one request (in one
+// serving engine a Q4_K_M prefills about 9x slower than AWQ: issue 35987 of its tracker, docs/ranking.md), so an expert
+// serves the engine's own formats and takes its GGUF path only where nothing else fits (blind audit 22 #60).
+long gguf_on_serving_engine(const Context& x, const Candidate& c) {
+  if (!c.engine || c.engine->str("role") != "serving" || c.format->str("scheme") != "gguf") return 0;
+  return std::any_of(x.fitting.begin(), x.fitting.end(), [&](const Candidate* o) {
+    return o->engine == c.engine && o->format->str("scheme") != "gguf" && (fit_of(*o) == "yes" || fit_of(*o) == "tight") &&
+           !rule_util::broken(*o);
   });
 }
 
@@ -204,6 +220,7 @@ const std::vector<Step>& eligibility_steps() {
        [](const Context& x, const Candidate& c) -> long { return x.d.query.objective != "speed" && c.contested(); }},
       {"a serving engine, on a datacenter or cloud part",
        [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
+      {"on a serving engine, not a GGUF file while one of the engine's own checkpoint formats fits", gguf_on_serving_engine},
       {"not emulated while a native or dequant path of at least its weight bits fits", shadowed_emulated},
       {"not in the broken range while something outside it fits", shadowed_broken},
       {"not slow (an offload plan forecast under --min-tok-s)", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "slow"; }},

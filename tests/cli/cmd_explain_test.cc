@@ -368,3 +368,10 @@ TEST_CASE("explain: 'served as' names only a format whose record says it carries
   REQUIRE(mxfp4["container_formats"].size() == 1);
   CHECK(mxfp4["container_formats"][0]["format"] == "gguf-mxfp4-moe");
 }
+
+TEST_CASE("explain: SGLang's GGUF path is dequant on CUDA (ported ggml kernels) and absent on ROCm", "[cli][explain]") {
+  // Blind audit 22 #60: explain called it unsupported; SGLang's gguf.py runs ggml_mul_mat_vec_a8 / ggml_mul_mat_a8 on CUDA
+  // from compute capability 6.0 and only warns on ROCm.
+  CHECK(explain({"gguf-q4-k-m", "--on", "rtx-4090", "--engine", "sglang"})["verdict"] == "dequant");
+  CHECK(explain({"gguf-q4-k-m", "--on", "mi300x", "--engine", "sglang"})["verdict"] != "dequant");
+}

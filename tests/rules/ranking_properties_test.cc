@@ -187,6 +187,14 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
                o.maturity == "mainline" && !o.contested() && !rule_util::has_blocker(o) && sized(c) >= 0.75 * sized(o) && sized(c) <= 1.10 * sized(o);
       });
     };
+    // Eligibility step 10: a GGUF file on a serving engine waits while one of that engine's own formats fits.
+    auto gguf_waits = [&](const Candidate& c) {
+      if (!c.engine || c.engine->str("role") != "serving" || c.format->str("scheme") != "gguf") return false;
+      return std::any_of(sp.candidates.begin(), sp.candidates.end(), [&](const Candidate& o) {
+        return o.engine == c.engine && o.format->str("scheme") != "gguf" && o.memory &&
+               (o.memory->fit == "yes" || o.memory->fit == "tight") && !rule_util::broken(o);
+      });
+    };
     // Eligibility step 7: a checkpoint to calibrate yourself for a serving engine waits for a published one of its
     // quality band or better, on a serving engine, within the forecast's error of its speed.
     auto waits_for_published = [&](const Candidate& c) {
@@ -198,13 +206,13 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
         return &o != &c && (!o.release.empty() || o.shipped || !o.online_flags.empty()) && !is_baseline(*o.format) && o.quality.known && o.engine &&
                o.engine->str("role") == "serving" && o.memory && (o.memory->fit == "yes" || o.memory->fit == "tight") &&
                !o.contested() && !rule_util::has_blocker(o) && quality_band_rank(quality_band(o.quality.total())) <= band &&
-               !(o.path == "emulated" && c.path != "emulated" && bits(c) >= bits(o)) &&
+               !(o.path == "emulated" && c.path != "emulated" && bits(c) >= bits(o)) && !gguf_waits(o) &&
                speed(o) * 1.10 >= speed(c);
       });
     };
     for (const auto& c : sp.candidates) {
       if (!rule_util::fits(c) || c.maturity != "mainline" || c.contested() || rule_util::has_blocker(c) || rule_util::broken(c)) continue;
-      if (waits_for_release(c) || waits_for_published(c)) continue;
+      if (waits_for_release(c) || waits_for_published(c) || gguf_waits(c)) continue;
       if (c.path == "emulated" || (c.memory && c.memory->fit == "slow") || (bits(c) > 0 && bits(c) < 4) || !top.memory) continue;
       if (serving && c.engine && c.engine->str("role") != "serving") continue;
       if (speed(c) > speed(top) * 1.10 * 1.0001 && (bits(top) >= 4 || bits(top) <= 0)) {
