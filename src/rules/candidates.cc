@@ -74,8 +74,15 @@ void enumerate_candidates(Deliberation& d) {
   for (const Record* e : d.graph.of_kind(Kind::Engine))
     if (rule_util::engine_asked(q, *e) && rule_util::engine_runs_on(*e, *q.target) && platform_listed(d, *e)) engines.push_back(e);
   if (engines.empty()) {
-    d.unknowns.push_back(fmt::format("no engine record runs on {} ({}{}): the records cannot say how to serve a model there",
-                                     q.target->id, q.target->str("platform"), q.engines.empty() ? "" : ", among the engines asked for"));
+    // Where the engines asked for do not run here, name the ones that do, so the answer says where to go.
+    std::vector<std::string> elsewhere;
+    if (!q.engines.empty())
+      for (const Record* e : d.graph.of_kind(Kind::Engine))
+        if (!rule_util::engine_asked(q, *e) && rule_util::engine_runs_on(*e, *q.target)) elsewhere.push_back(e->id);
+    d.unknowns.push_back(fmt::format("no engine record runs on {} ({}{}): the records cannot say how to serve a model there{}",
+                                     q.target->id, q.target->str("platform"), q.engines.empty() ? "" : ", among the engines asked for",
+                                     elsewhere.empty() ? std::string() : fmt::format("; engines recorded for {}: {} (--engine)", q.target->id,
+                                                                                      fmt::join(elsewhere, ", "))));
     return;
   }
   for (const Record* f : d.graph.of_kind(Kind::Format)) {

@@ -218,8 +218,12 @@ const std::vector<Step>& eligibility_steps() {
        self_made_while_published},
       {"uncontested (no record disputes that it runs here); under --objective speed, inside a speed band instead",
        [](const Context& x, const Candidate& c) -> long { return x.d.query.objective != "speed" && c.contested(); }},
-      {"a serving engine, on a datacenter or cloud part",
-       [](const Context& x, const Candidate& c) -> long { return x.serving_part && role_rank(c) > 0; }},
+      {"a serving engine's own checkpoint format, on a datacenter or cloud part",
+       [](const Context& x, const Candidate& c) -> long {
+         // A GGUF file is the local runners' format wherever it runs: in a serving engine it is no serving answer that
+         // outranks llama.cpp's (a broken Q2 on two A100s in a serving engine over a 2.4-bit GGUF partly in RAM).
+         return x.serving_part && (role_rank(c) > 0 || c.format->str("scheme") == "gguf");
+       }},
       {"on a serving engine, not a GGUF file while one of the engine's own checkpoint formats fits", gguf_on_serving_engine},
       {"not emulated while a native or dequant path of at least its weight bits fits", shadowed_emulated},
       {"not in the broken range while something outside it fits", shadowed_broken},

@@ -642,3 +642,15 @@ TEST_CASE("recommend e2e: --format html draws every candidate or says why not, a
   CHECK(refused.code == 2);
   CHECK(refused.err.find("`qsel list` does not support --format svg") != std::string::npos);
 }
+
+TEST_CASE("recommend: an engine that does not run on the part answers nothing and names the engines that do", "[cli][recommend]") {
+  // Blind audit 23 #24: TensorRT-LLM on Jetson Thor (sm110) was offered with an "unlisted" warning; its trackers say the
+  // main branch does not support Jetson (issues 5594, 9713), so its runs_on leaves sm110 out, as it does sm87.
+  auto r = run_cli({"recommend", "--gpu", "jetson-agx-thor", "--model", "qwen3-32b", "--engine", "trtllm", "--format", "json"});
+  CHECK(r.code == 1);
+  json j = json::parse(r.out);
+  CHECK(j["candidates"].empty());
+  std::string unknowns = j["unknowns"].dump();
+  CHECK_THAT(unknowns, Catch::Contains("engines recorded for sm110"));
+  CHECK_THAT(unknowns, Catch::Contains("vllm"));
+}
