@@ -304,13 +304,7 @@ void build(Deliberation& d, Candidate& c) {
   }
   add_multi_host(d, c, launch, run);
   m.commands.push_back({"run", program, run});
-  if (!arg.make.empty()) {
-    const json convert = launch.value("convert", json());
-    std::string maker = convert.is_object() ? convert.value("program", "") : "";
-    const json quantize = launch.value("quantize", json());
-    if ((maker.empty() || arg.make.rfind(maker, 0) != 0) && quantize.is_object()) maker = quantize.value("program", "");
-    m.commands.push_back({"quantize", maker, arg.make});
-  }
+  if (!arg.make.empty()) m.commands.push_back({"quantize", arg.make_program, arg.make});
   if (m.placement) m.placement->command = run;
   if (m.placement && !launch.contains("gpu_layers")) {  // the engine takes no layer count: it fits the layers itself
     int planned = m.placement->kind == "experts" ? m.placement->cpu_moe_layers : m.placement->gpu_layers;
@@ -458,7 +452,7 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
     return {"model", shell_word(file),
             fmt::format("{} holds the 16-bit weights as one file: {} writes it from the checkpoint folder{}", file,
                         convert.value("program", ""), local || base_repo(d).empty() ? "" : fmt::format(" ({} downloaded)", base_repo(d))),
-            "", convert.value("program", "") + " " + line};
+            "", convert.value("program", "") + " " + line, convert.value("program", "")};
   }
   if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
     return {"model", shell_word(model.checkpoint->path), "", ""};
@@ -468,19 +462,20 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   // The engine's own quantizer where its launch names one for this format (mlx_lm.convert -q --q-bits N): the line that
   // makes the folder from the 16-bit repository, so the answer runs as printed (blind audits 20 #33, 21 #9).
   const json quantize = launch.value("quantize", json());
-  std::string make;
+  std::string make, maker;
   if (quantize.is_object() && !base_repo(d).empty() && contains(array_field(quantize, "formats"), json(c.format->id))) {
     std::string line = quantize.value("line", "");
     line = replace_all(line, "{repo}", shell_word(base_repo(d)));
     line = replace_all(line, "{folder}", shell_word(folder));
     line = replace_all(line, "{bits}", fmt::format("{}", c.format->data.value("weight_bits", 0)));
     line = replace_all(line, "{group}", fmt::format("{}", c.format->data.value("weight_group_size", 0)));
-    make = quantize.value("program", "") + " " + line;
+    maker = quantize.value("program", "");
+    make = maker + " " + line;
   }
   return {"model", shell_word(folder),
           fmt::format("no published {} checkpoint of {} is recorded: {} is a folder you quantize yourself{}", c.format->id,
-                      model_name(d.graph, model), folder, make.empty() ? std::string() : " (" + quantize.value("program", std::string()) + ")"),
-          "", make};
+                      model_name(d.graph, model), folder, maker.empty() ? std::string() : " (" + maker + ")"),
+          "", make, maker};
 }
 
 void launch_commands(Deliberation& d) {

@@ -30,7 +30,8 @@ struct ModelArg {
   std::string note;          // how it was chosen ("no published checkpoint: a file you quantize yourself")
   std::string hub_value;     // "ORG/NAME:QUANT" for the engine's model_repo (llama.cpp -hf): the same file fetched from the
                              // Hub, when the file list holds exactly one file of that type at main; empty otherwise
-  std::string make;          // the line that makes the file first (the engine's `convert`), when it is one to make
+  std::string make;          // the line that makes the file first (the engine's `convert` or `quantize`), when it is one to make
+  std::string make_program;  // the program `make` runs (convert_hf_to_gguf.py, mlx_lm.convert)
 };
 
 // `word` as one shell word: as it is when it holds only letters, digits and ._/+:@,=-,
