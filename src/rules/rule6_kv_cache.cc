@@ -106,19 +106,17 @@ void offer(Deliberation& d, Candidate& c, const std::vector<std::string>& forbid
   // attention), the engine's 4-bit cache is the deeper capacity measure (blind audit 20 #24: Command-R v01 at 64k).
   bool deeper = false;
   double bpw_with_8bit = 0;  // set when the 4-bit cache was taken for the weight bits it buys
-  if (!c.memory->fits && !kv8m.fits && !speed)
-    if (const Record* f4 = kv_format(d.graph, c, "", d.query.target, 4)) {
-      Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
-      if (kv4m.fits && !kv4m.placement) f = f4, kv8m = kv4m, deeper = true;
-    }
   // A bitrate the user picks (EXL2, EXL3) that the 8-bit cache still leaves under 4 bits per weight, where the recorded
   // accuracy cost jumps (ranking's "4 bits per weight or more"): the engine's 4-bit cache is worth it when it buys weight
   // bits (blind audit 21 #21: Qwen2.5-Coder-32B at 32k on 16 GB, 2.53 bpw with the Q8 cache, about 3.1 with Q4).
-  if (bitrate_chosen(*c.format) && !speed && kv8m.fits && !kv8m.placement && kv8m.bpw < 4)
+  bool nothing_fits = !c.memory->fits && !kv8m.fits;
+  bool few_bits = bitrate_chosen(*c.format) && kv8m.fits && !kv8m.placement && kv8m.bpw < 4;
+  if (!speed && (nothing_fits || few_bits))
     if (const Record* f4 = kv_format(d.graph, c, "", d.query.target, 4)) {
       Memory kv4m = candidate_memory(d, c, cache_dtype(*f4));
-      if (kv4m.fit == "yes" && !kv4m.placement && kv4m.bpw > kv8m.bpw + 0.25) {
-        bpw_with_8bit = kv8m.bpw;
+      bool takes = !kv4m.placement && (nothing_fits ? kv4m.fits : kv4m.fit == "yes" && kv4m.bpw > kv8m.bpw + 0.25);
+      if (takes) {
+        if (few_bits) bpw_with_8bit = kv8m.bpw;
         f = f4, kv8m = kv4m, deeper = true;
       }
     }
