@@ -383,3 +383,19 @@ TEST_CASE("explain: an 8-bit GPTQ on RDNA3 in vLLM reaches the ExLlama kernel it
   CHECK(e["verdict"] == "dequant");
   CHECK_FALSE(e["conflicts"].empty());
 }
+
+TEST_CASE("explain: SGLang serves an MXFP8 checkpoint natively on gfx950 and Blackwell sm100, and not on Hopper", "[cli][explain]") {
+  // Blind audit 25 #59: explain said unsupported on an MI355X; fp8_utils.py resolves MXFP8 to the gfx95 dot_scaled GEMM
+  // there and to FlashInfer's MXFP8 GEMM on Blackwell, while Fp8Config asks for capability 100 on CUDA.
+  json mi = explain({"mxfp8", "--on", "mi355x", "--engine", "sglang"});
+  CHECK(mi["verdict"] == "native");
+  CHECK(explain({"mxfp8", "--on", "b200", "--engine", "sglang"})["verdict"] == "native");
+  CHECK(explain({"mxfp8", "--on", "h100-sxm", "--engine", "sglang"})["verdict"] == "unsupported");
+}
+
+TEST_CASE("explain: vLLM on an Intel GPU takes 4-bit GPTQ/AWQ and refuses an 8-bit GPTQ at load", "[cli][explain]") {
+  // Blind audit 25 #18: the docs table's GPTQ Y on Intel GPU let an 8-bit GPTQ through; XPUwNa16, vLLM's only
+  // mixed-precision kernel on XPU, takes uint4/uint4b8 weights alone.
+  CHECK(explain({"gptq", "--on", "arc-pro-b60", "--engine", "vllm"})["verdict"] == "dequant");
+  CHECK(explain({"gptq-int8", "--on", "arc-pro-b60", "--engine", "vllm"})["verdict"] == "unsupported");
+}
