@@ -291,6 +291,7 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   in.expert_bpw = d.query.model->gguf_expert_bpw > 0 && c.format->str("scheme") == "gguf" ? d.query.model->gguf_expert_bpw
                                                                                              : expert_bpw(*c.format);
   in.gpu_room_gb = m.budget_gb - m.margin_gb;
+  in.gpus = std::max(1, m.parts);
   in.gpu_bandwidth_gbs = d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0);
   in.context = d.query.context;
   in.engine = c.engine;
@@ -303,8 +304,13 @@ void offload(const Deliberation& d, const Candidate& c, Memory& m) {
   m.placement = p;
   m.fits = true;
   if (m.parts > 1)
-    m.notes.push_back(fmt::format("the GPU side is split across the {} GPUs by layer (--split-mode layer, the default, in proportion to "
-                                  "their free memory; -ts to set it); decode streams one GPU's layers at a time", m.parts));
+    m.notes.push_back(fmt::format("the GPU side is split across the {} GPUs by layer (--split-mode layer){}; decode streams one GPU's layers "
+                                  "at a time", m.parts,
+                                  p->split.empty() ? std::string(", in proportion to their free memory; -ts to set it")
+                                                   : fmt::format(": -ts {} gives each GPU a run of whole layers that fits it (the "
+                                                                 "output layer on the last{})", fmt::join(p->split, ","),
+                                                                 p->kind == "experts" ? "; the first layers, their experts in RAM, "
+                                                                                        "are the light ones" : "")));
   m.decode_tok_s = p->decode_ceiling_tok_s;
   m.compute_tok_s = 0;
   forecast(d, c, m, true);

@@ -268,8 +268,11 @@ void build(Deliberation& d, Candidate& c) {
   } else {
     b.add("gpu_layers", {{"{n}", std::to_string(layers + 1)}});  // everything, the output layer included
   }
+  // A partial offload's layers per GPU (placement.h: split) belong to the plan: the engine's own fit chooses its own.
+  const bool planned_split = m.placement && !m.placement->split.empty();
+  if (planned_split) b.add("tensor_split", {{"{split}", fmt::format("{}", fmt::join(m.placement->split, ","))}});
   std::size_t after_layers = b.words.size();
-  if (several && m.layout.layer_split) {  // the layers spread over the GPUs evenly (identical parts)
+  if (!planned_split && several && m.layout.layer_split) {  // the layers spread over the GPUs evenly (identical parts)
     std::vector<std::string> even(static_cast<std::size_t>(std::max(m.layout.layer_gpus, m.parts)), "1");
     b.add("tensor_split", {{"{split}", fmt::format("{}", fmt::join(even, ","))}});
   }

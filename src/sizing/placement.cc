@@ -58,6 +58,25 @@ double embedding_bpw(const Record& f) {
   return 0;
 }
 
+namespace {
+
+// Layers of the given sizes, in order, over `gpus` devices of `each` GB, the last also holding `tail` GB (the output
+// head): how many each takes when each is filled in turn (llama.cpp gives a device a contiguous run of layers), or
+// nothing when they do not all fit. Filling in turn fits whenever any contiguous split does.
+std::optional<std::vector<int>> pack_in_order(const std::vector<double>& sizes, int gpus, double each, double tail) {
+  std::vector<int> counts(static_cast<std::size_t>(gpus), 0);
+  std::size_t next = 0;
+  for (int g = 0; g < gpus; ++g) {
+    double room = each - (g == gpus - 1 ? tail : 0), used = 0;
+    if (room < 0) return std::nullopt;
+    while (next < sizes.size() && used + sizes[next] <= room + 1e-9) used += sizes[next++], ++counts[static_cast<std::size_t>(g)];
+  }
+  if (next < sizes.size()) return std::nullopt;
+  return counts;
+}
+
+}  // namespace
+
 std::optional<Placement> plan_placement(const PlacementInput& in, const Host& host, std::string* why_not) {
   const ModelSpec& m = *in.model;
   int layers = std::max(1, m.layers);
@@ -67,6 +86,7 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
   double layer = std::max(0.0, (in.weights_gb - embed_in - head) / layers);
   double kv_layer = in.kv_gb / layers;
   double room = in.gpu_room_gb;
+  int gpus = std::max(1, in.gpus);
   Placement p;
   p.layers = layers;
   bool experts_plan = m.moe() && m.active_experts > 0 && m.experts > m.active_experts && in.engine &&
@@ -78,9 +98,20 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
     double rest_layer = layer - expert_layer;
     double active = static_cast<double>(m.active_experts) / m.experts;
     auto vram_with = [&](int n) { return layers * (rest_layer + kv_layer) + (layers - n) * expert_layer + head; };
+    // --n-cpu-moe N empties the first N layers of their experts: on several GPUs the light layers land on the first ones.
+    auto split_with = [&](int n) {
+      std::vector<double> sizes(static_cast<std::size_t>(layers), rest_layer + kv_layer);
+      for (int i = n; i < layers; ++i) sizes[static_cast<std::size_t>(i)] += expert_layer;
+      return pack_in_order(sizes, gpus, room / gpus, head);
+    };
     int n = in.force_cpu_moe >= 0 ? std::min(in.force_cpu_moe, layers) : 1;
-    while (in.force_cpu_moe < 0 && n <= layers && vram_with(n) > room) ++n;  // the fewest expert layers in RAM that fit
+    while (in.force_cpu_moe < 0 && n <= layers && (vram_with(n) > room || (gpus > 1 && !split_with(n)))) ++n;  // the fewest that fit
     if (n <= layers) {
+      if (gpus > 1)
+        if (auto counts = split_with(n)) {
+          p.split = *counts;
+          ++p.split.back();  // the output layer
+        }
       p.kind = "experts";
       p.cpu_moe_layers = n;
       p.gpu_layers = layers;
@@ -96,6 +127,14 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
     // last N - 1 repeating layers (i_gpu_start = n_layer + 1 - N); N = layers + 1 is everything.
     double per = layer + kv_layer;
     int n = room >= head ? 1 + static_cast<int>(std::floor((room - head) / std::max(1e-9, per))) : 0;
+    std::optional<std::vector<int>> counts;
+    if (gpus > 1 && in.force_gpu_layers < 0) {  // each GPU holds whole layers of its own share; the last, the output layer too
+      auto take = [&](double r) { return r > 0 ? static_cast<int>(std::floor(r / std::max(1e-9, per))) : 0; };
+      n = 1;
+      for (int g = 0; g < gpus; ++g) n += take(room / gpus - (g == gpus - 1 ? head : 0));
+      n = room / gpus >= head ? std::min(n, layers + 1) : 0;
+      if (n >= 1) counts = pack_in_order(std::vector<double>(static_cast<std::size_t>(n - 1), per), gpus, room / gpus, head);
+    }
     if (in.force_gpu_layers >= 0) n = in.force_gpu_layers;
     n = std::min(n, layers + 1);
     if (n < 1) {
@@ -104,6 +143,10 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
       return std::nullopt;
     }
     int on_gpu = n - 1;  // repeating layers on the GPU
+    if (counts && in.force_gpu_layers < 0) {
+      p.split = *counts;
+      ++p.split.back();  // the output layer
+    }
     p.kind = "layers";
     p.gpu_layers = n;
     p.vram_gb = head + on_gpu * per;

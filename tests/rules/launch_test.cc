@@ -117,8 +117,21 @@ void check(const Graph& g, const Query& q, const Candidate& c, Grid& grid, const
     grid.fail(fmt::format("{}: `{}` does not put all {} layers and the output layer on the GPU", who, run, layers));
   }
   if (m.layout.layer_split && m.parts > 1 && launch.contains("tensor_split")) {
-    std::vector<std::string> even(static_cast<std::size_t>(std::max(m.layout.layer_gpus, m.parts)), "1");
-    if (!has(run, filled(launch, "tensor_split", "{split}", fmt::format("{}", fmt::join(even, ",")))))
+    // A partial offload gives each GPU the run of layers that fits it (placement.h: split), one count per GPU adding up
+    // to the layers -ngl puts on the GPU; a full fit splits evenly.
+    std::vector<std::string> split(static_cast<std::size_t>(std::max(m.layout.layer_gpus, m.parts)), "1");
+    if (m.placement && !m.placement->split.empty()) {
+      const auto& counts = m.placement->split;
+      int sum = 0;
+      for (int n : counts) sum += n;
+      int on_gpu = m.placement->kind == "experts" ? layers + 1 : m.placement->gpu_layers;
+      if (static_cast<int>(counts.size()) != m.parts || sum != on_gpu)
+        grid.fail(fmt::format("{}: split {} is not one count per GPU adding up to the {} layers on the GPU", who,
+                              fmt::join(counts, ","), on_gpu));
+      split.clear();
+      for (int n : counts) split.push_back(std::to_string(n));
+    }
+    if (!has(run, filled(launch, "tensor_split", "{split}", fmt::format("{}", fmt::join(split, ",")))))
       grid.fail(fmt::format("{}: `{}` does not split the layers over its {} GPUs", who, run, m.parts));
   }
   if (!m.layout.flags.empty() && !has(run, m.layout.flags))

@@ -274,6 +274,51 @@ TEST_CASE("placement: the plan keeps the most on the GPU that fits, and none whe
   CHECK(e->decode_ceiling_tok_s > p->decode_ceiling_tok_s);  // only the active experts are read from RAM
 }
 
+// Blind audit 26 #7: --n-cpu-moe N empties the *first* N layers of their experts, and llama.cpp gives each GPU a
+// contiguous run of layers, so an even -ts over four cards put every light layer on GPU 0 and overfilled the other three.
+// The plan gives each GPU the whole layers that fit it, in order, with the output layer on the last.
+TEST_CASE("placement: on several GPUs each card's run of layers fits it, the light expert-less layers first", "[rules][placement]") {
+  const Graph& g = embedded_graph();
+  ModelSpec moe = model_from_record(*g.find("qwen3-235b-a22b"));
+  PlacementInput in;
+  in.model = &moe;
+  in.weights_gb = 126.2;
+  in.bpw = 4.3;
+  in.kv_gb = 1.6;
+  in.gpu_room_gb = 4 * 24.0;
+  in.gpus = 4;
+  in.gpu_bandwidth_gbs = 936;
+  in.context = 8192;
+  in.engine = g.find("llama-cpp");
+  std::string why;
+  auto p = plan_placement(in, Host{137.4, 89.6, "t"}, &why);
+  REQUIRE(p);
+  REQUIRE(p->kind == "experts");
+  REQUIRE(p->split.size() == 4);
+  int total = 0;
+  for (int c : p->split) total += c;
+  CHECK(total == moe.layers + 1);                  // every repeating layer and the output layer
+  CHECK(p->split[0] > p->split[1]);                // GPU 0 takes the light layers, more of them
+  CHECK(p->split[0] > p->cpu_moe_layers);          // ... and heavy ones beside them, up to its room
+  // Each card's share, sized as the plan sizes layers, fits its 24 GB.
+  double table = static_cast<double>(moe.vocab) * moe.hidden / 1e9;
+  double head = table * in.bpw / 8, layer = (in.weights_gb - 2 * head) / moe.layers;
+  double expert = std::min(layer, moe.params_per_expert_b() * moe.experts * in.bpw / 8 / moe.layers);
+  int next = 0;
+  for (std::size_t gpu = 0; gpu < 4; ++gpu) {
+    double used = gpu == 3 ? head : 0;
+    for (int i = 0; i < p->split[gpu] - (gpu == 3 ? 1 : 0); ++i, ++next)
+      used += layer - expert + in.kv_gb / moe.layers + (next >= p->cpu_moe_layers ? expert : 0);
+    CHECK(used <= 24.0 + 1e-6);
+  }
+  // One GPU: no split to give.
+  in.gpus = 1;
+  in.gpu_room_gb = 24.0;
+  auto one = plan_placement(in, Host{137.4, 89.6, "t"}, &why);
+  REQUIRE(one);
+  CHECK(one->split.empty());
+}
+
 // Blind audit 17 #5: 64.2 GB of experts in a 68.7 GB machine fits past the OS reserve but leaves the page cache
 // nothing; a plan is comfortable only with a tenth of the RAM free beyond the reserve, and prices the rest as tight.
 TEST_CASE("placement: a RAM side inside the host's comfort margin is tight, in proportion to the margin it takes", "[rules][placement]") {

@@ -7,6 +7,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "qsel/core/units.h"
 #include "qsel/graph/graph.h"
@@ -42,6 +43,9 @@ struct Placement {
   std::string command;       // the run command (set by rules/launch.cc from the engine's launch templates)
   double decode_ceiling_tok_s = 0;  // GPU bytes at GPU bandwidth plus RAM bytes at RAM bandwidth
   double ram_tight_share = 0;       // how much of the comfort margin (kRamComfortShare of RAM) the RAM side takes, 0-1
+  // On several GPUs: the GPU-side layers each one holds, in order (the output layer counted on the last): llama.cpp's -ts.
+  // Layers differ in size when --n-cpu-moe empties the first ones of their experts, so an even split would not fit.
+  std::vector<int> split;
 };
 
 // Whether `engine` can keep part of a model in system RAM on this part (engine
@@ -54,7 +58,8 @@ struct PlacementInput {
   double embed_bpw = 0;            // bits per weight of the input embeddings (the format's base type); 0 = bpw
   double head_bpw = 0;             // bits per weight of the output head (a mixture promotes it: Q4_K_M's is Q6_K); 0 = bpw
   double expert_bpw = 0;           // bits per weight of the expert tensors (an experts-only mixture's base: MXFP4); 0 = bpw
-  double gpu_room_gb = 0;          // what the GPU gives weights and KV (the engine budget less the margin)
+  double gpu_room_gb = 0;          // what the GPU gives weights and KV (the engine budget less the margin), over every GPU
+  int gpus = 1;                    // identical GPUs the layers are split across (--split-mode layer), each with gpu_room_gb / gpus
   double gpu_bandwidth_gbs = 0;
   long context = 0;
   const Record* engine = nullptr;
