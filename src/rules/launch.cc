@@ -222,7 +222,8 @@ void build(Deliberation& d, Candidate& c) {
     m.notes.push_back(fmt::format("{}: {}", launch.value("remote_code", ""), model.remote_code));
   // A chat program that needs the model's prompt format named (ExLlama's chat.py exits without -mode).
   if (launch.contains("prompt_mode")) {
-    std::string mode = object_field(launch, "prompt_modes").value(model.family, "");
+    const json& modes = object_field(launch, "prompt_modes");  // the model's own entry wins over its family's
+    std::string mode = modes.value(model.id, modes.value(model.family, std::string()));
     if (mode.empty()) {
       mode = launch.value("prompt_mode_default", "raw");
       m.notes.push_back(fmt::format("-mode {}: no prompt mode of {} is recorded for the {} family (the program's -modes lists them)",
