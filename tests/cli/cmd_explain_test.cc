@@ -399,3 +399,13 @@ TEST_CASE("explain: vLLM on an Intel GPU takes 4-bit GPTQ/AWQ and refuses an 8-b
   CHECK(explain({"gptq", "--on", "arc-pro-b60", "--engine", "vllm"})["verdict"] == "dequant");
   CHECK(explain({"gptq-int8", "--on", "arc-pro-b60", "--engine", "vllm"})["verdict"] == "unsupported");
 }
+
+TEST_CASE("explain: SGLang's INT8 W8A8 on AMD is refused by its code while its docs table says yes, and both are shown", "[cli][explain]") {
+  // Blind audit 26 #60: the verdict was right but the docs table's AMD "Yes" went unshown; w8a8_int8.py imports its INT8
+  // GEMM on CUDA only.
+  json e = explain({"int8-w8a8", "--on", "mi300x", "--engine", "sglang"});
+  CHECK(e["verdict"] == "unsupported");
+  auto text = run_cli({"explain", "int8-w8a8", "--on", "mi300x", "--engine", "sglang", "--color", "never"});
+  CHECK_THAT(text.out, Catch::Contains("Platform Compatibility"));
+  CHECK(explain({"int8-w8a8", "--on", "h100-sxm", "--engine", "sglang"})["verdict"] == "native");
+}
