@@ -86,3 +86,29 @@ TEST_CASE("rule6: where even the 8-bit cache leaves nothing that fits, the engin
   for (const Candidate& c : short_ctx.candidates)
     if (c.memory) CHECK(c.memory->kv_dtype != "exl2-kv-q4");
 }
+
+// Blind audit 26 #3: a 14B at 32k on an 11 GB card kept 18 of 48 layers in RAM for the sake of a 16-bit cache. With part of
+// the model in RAM either way, the 8-bit cache is taken when it keeps enough more on the GPU to decode a quarter faster.
+TEST_CASE("rule6: an offload plan takes the 8-bit cache when it keeps more of the model on the GPU", "[rules][rule6]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("rtx-2080-ti", "qwen2.5-coder-14b", {"llama-cpp"});
+  q.context = 32768;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  int offloaded_with_kv8 = 0;
+  for (const Candidate& c : d.candidates) {
+    if (!c.memory || !c.memory->placement || c.memory->kv_dtype != "gguf-kv-q8-0") continue;
+    ++offloaded_with_kv8;
+    CHECK(std::any_of(c.why.begin(), c.why.end(), [](const std::string& w) { return w.find("more of it stays on the GPU") != std::string::npos; }));
+  }
+  CHECK(offloaded_with_kv8 > 0);
+  const Candidate& top = d.candidates.front();
+  REQUIRE(top.memory);
+  CHECK(top.memory->kv_dtype == "gguf-kv-q8-0");
+  CHECK(top.memory->bpw >= 4.0);  // a 4-bit K-quant or better, not a 3-bit type kept whole on the GPU
+  // At 8k the 16-bit cache fits beside the model: no 8-bit cache is reached for.
+  q.context = 8192;
+  Deliberation short_ctx = deliberate(g, q);
+  REQUIRE_FALSE(short_ctx.candidates.empty());
+  CHECK(short_ctx.candidates.front().memory->kv_dtype != "gguf-kv-q8-0");
+}
