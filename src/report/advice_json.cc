@@ -55,6 +55,7 @@ void memory_json(const Memory& m, ojson& j) {
     const Placement& p = *m.placement;
     j["placement"] = {{"kind", p.kind}, {"gpu_layers", p.gpu_layers}, {"cpu_moe_layers", p.cpu_moe_layers}, {"layers", p.layers},
                       {"vram_gb", round2(p.vram_gb)}, {"ram_gb", round2(p.ram_gb)}, {"kv_cache", p.kv_where}, {"command", p.command}};
+    if (!p.split.empty()) j["placement"]["split"] = p.split;  // layers per GPU, in order (-ts)
   }
   j["compute_ceiling_tok_s"] = std::round(m.compute_tok_s);
   j["command"] = ojson();
