@@ -43,6 +43,23 @@ Support serves(const Record& engine, const ModelSpec& m) {
   return {Support::Unknown, fmt::format("their recorded architecture lists are partial and do not name {}", m.architecture)};
 }
 
+// A format whose loader in this engine maps only some architectures (model_support.by_format: SGLang's GGUF loader):
+// why this model's checkpoint in it does not load, or "".
+std::string format_refusal(const Record& engine, const Record& format, const ModelSpec& m) {
+  if (m.architecture.empty()) return "";
+  for (const auto& e : array_field(object_field(engine.data, "model_support"), "by_format")) {
+    auto formats = e.value("formats", std::vector<std::string>{});
+    if (!rule_util::contains(formats, format.id)) continue;
+    if (rule_util::contains(e.value("architectures", std::vector<std::string>{}), m.architecture)) return "";
+    const json& src = object_field(e, "source");
+    std::string commit = src.value("commit", std::string());
+    return fmt::format("{}'s loader for {} maps only {} ({}{}): {} does not load from it", engine.id, format.id,
+                       fmt::join(e.value("architectures", std::vector<std::string>{}), ", "), src.value("title", std::string()),
+                       commit.empty() ? "" : " @ " + commit.substr(0, 12), m.architecture);
+  }
+  return "";
+}
+
 }  // namespace
 
 void apply_model_support(Deliberation& d) {
@@ -57,6 +74,10 @@ void apply_model_support(Deliberation& d) {
     bool first = said.insert(c.engine->id).second;
     if (s.value == Support::No) {
       if (first) d.excluded.push_back({"", c.engine->id, "model-support", s.reason, {c.engine->id}});
+      continue;
+    }
+    if (std::string refused = c.format ? format_refusal(*c.engine, *c.format, m) : ""; !refused.empty()) {
+      d.excluded.push_back({c.format->id, c.engine->id, "model-support", refused, {c.engine->id}});
       continue;
     }
     if (s.value == Support::Unknown && first && !m.architecture.empty()) unknown[s.reason].push_back(c.engine->id);
