@@ -22,6 +22,16 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
+// How the engine takes a GGUF published in parts (launch.gguf_parts), as the clause after the parts are named;
+// `named` when the command already names the first part.
+std::string parts_note(const Record& engine, const json& launch, bool named = false) {
+  const std::string how = object_field(launch, "gguf_parts").value("how", std::string());
+  if (how == "beside") return fmt::format(": {}{} loads the others from beside it", named ? "" : "name the first, ", engine.id);
+  if (how == "merge")
+    return fmt::format(": {} loads one file, so merge them first (llama-gguf-split --merge FIRST-PART OUT.gguf)", engine.id);
+  return fmt::format(": whether {} loads the others from beside the first is not recorded", engine.id);
+}
+
 // Hugging Face's per-file limit: publishers upload larger GGUFs in parts ("Upload in splits of max 50GB due to HF 50GB limit").
 constexpr double kHubFileCapGB = 50;
 
@@ -413,7 +423,7 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
       return {"model", shell_word(rel->file),
               fmt::format("{} is the {} file {} holds (its file list at commit {}){}{}", rel->file, quant, rel->repo,
                           hub ? hub->sha.substr(0, 12) : std::string("?"),
-                          parts > 1 ? fmt::format("; the first of {} parts: llama.cpp loads the others from beside it", parts) : "",
+                          parts > 1 ? fmt::format("; the first of {} parts{}", parts, parts_note(*c.engine, launch, true)) : "",
                           one && launch.contains("model_repo")
                               ? fmt::format("; -hf {}:{} fetches the same file from the Hub (llama.cpp matches the type case-insensitively)",
                                             rel->repo, quant)
@@ -434,9 +444,9 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
     return {"model", shell_word(name),
             c.release.empty() && split
                 ? fmt::format("no published {} file of {} is recorded: llama-quantize writes {} from the 16-bit GGUF as one file; a "
-                              "published one of {:.0f} GB comes in parts under the Hub's 50 GB file limit ({}-00001-of-0000N.gguf: "
-                              "-m names the first, llama.cpp loads the rest from beside it)",
-                              quant, model_name(d.graph, model), name, c.memory->weights_gb, name.substr(0, name.size() - 5))
+                              "published one of {:.0f} GB comes in parts under the Hub's 50 GB file limit ({}-00001-of-0000N.gguf{})",
+                              quant, model_name(d.graph, model), name, c.memory->weights_gb, name.substr(0, name.size() - 5),
+                              parts_note(*c.engine, launch))
             : c.release.empty() ? fmt::format("no published {} file of {} is recorded: {} is the name the common publishers "
                                               "give one (llama-quantize writes it from the 16-bit GGUF)", quant, model_name(d.graph, model), name)
                                 : "",

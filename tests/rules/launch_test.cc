@@ -492,3 +492,25 @@ TEST_CASE("launch: an engine's environment for a target goes before the program 
       if (c.memory && !c.memory->commands.empty()) CHECK(launch_runs::run_of(c).find("VLLM_ROCM_USE_AITER") == std::string::npos);
   }
 }
+
+TEST_CASE("launch: a GGUF over the Hub's file limit says how the engine takes its parts: beside the first, merged, or unrecorded",
+          "[rules][launch]") {
+  const Graph& g = embedded_graph();
+  auto parts_note = [](const Candidate& c) {
+    for (const auto& n : c.memory->notes)
+      if (n.find("comes in parts") != std::string::npos) return n;
+    return std::string();
+  };
+  Deliberation sg = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-70b", 2, "sglang");
+  bool seen = false;
+  for (const Candidate& c : sg.candidates)
+    if (c.memory && c.format->id == "gguf-q8-0") {
+      seen = true;
+      CHECK_THAT(parts_note(c), Catch::Contains("sglang loads one file, so merge them first (llama-gguf-split --merge"));
+    }
+  CHECK(seen);
+  Deliberation lc = launch_runs::ask_engine(g, "h100-sxm", "llama-3.1-70b", 2, "llama-cpp");
+  for (const Candidate& c : lc.candidates)
+    if (c.memory && c.format->id == "gguf-q8-0" && !parts_note(c).empty())
+      CHECK_THAT(parts_note(c), Catch::Contains("llama-cpp loads the others from beside it"));
+}
