@@ -44,3 +44,17 @@ TEST_CASE("model support: an engine whose registry has the architecture says it 
     return std::any_of(c.why.begin(), c.why.end(), [](const std::string& w) { return w.find("implements LlamaForCausalLM") != std::string::npos; });
   }));
 }
+
+// Blind audit 28 #20: ExLlamaV2 was offered for OLMo-2, whose class it does not implement; it loads an unknown class as
+// Llama, which needs Llama's norms in every layer, and OLMo-2 has none. The registry lists are complete, so an unlisted
+// class is refused with the reason.
+TEST_CASE("model support: an engine whose complete registry lacks the class is excluded once, with the reason", "[rules][model-support]") {
+  for (const char* engine : {"exllamav2", "exllamav3"}) {
+    Deliberation d = test::ask_corpus("rtx-3090", "olmo-2-13b", {engine});
+    CHECK(d.candidates.empty());
+    CHECK(std::count_if(d.excluded.begin(), d.excluded.end(), [&](const Exclusion& e) {
+            return e.engine == engine && e.rule == "model-support" && e.reason.find("Olmo2ForCausalLM") != std::string::npos;
+          }) == 1);
+  }
+  CHECK_FALSE(test::ask_corpus("rtx-3090", "qwen3-8b", {"exllamav2"}).candidates.empty());
+}
