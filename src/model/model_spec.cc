@@ -134,6 +134,7 @@ ModelSpec model_from_record(const Record& r) {
   m.head_dim = int_field(d, "head_dim");
   m.vocab = d.value("vocab_size", 0L);
   m.tied_embeddings = d.value("tie_embeddings", false);
+  m.kept_16bit_params_b = number_or(object_field(d, "kept_16bit"), "params_b");
   m.attention = d.value("attention", "gqa");
   if (d.contains("sliding_window")) {
     m.window = int_field(d["sliding_window"], "window");

@@ -41,7 +41,7 @@ double sixteen_bit_params_b(const Record& f, const ModelSpec& m) {
   if (has(kept, "embeddings")) out += per_table;
   if (has(kept, "lm_head") && !m.tied_embeddings) out += per_table;
   if (has(kept, "attention")) out += m.attention_params_b();
-  return out;
+  return std::min(m.params_b, out + m.kept_16bit_params_b);  // and what the model's own checkpoints keep (model kept_16bit)
 }
 
 }  // namespace

@@ -152,3 +152,23 @@ TEST_CASE("memory: GGUF sizes follow the block struct's bits on every model", "[
   CHECK(s.value < 1.8);  // 1.5625 plus a 671B's share of promoted tensors, not an 8B's 0.44
   CHECK(s.source.find("carried to llama-3.1-70b") != std::string::npos);
 }
+
+// Blind audit 29 #15: Qwen3.6-35B-A3B's AWQ release is 25.46 GB, not 35B x 4.16 bits: its quantizers keep the vision
+// tower, the linear-attention projections, the shared experts and the routers in 16-bit (model kept_16bit, solved from
+// that file). The published file sizes the release; every other non-GGUF quantized format of the model carries the same
+// 16-bit share; a GGUF is sized by its own measured bits.
+TEST_CASE("memory: parameters a model's quantized checkpoints keep in 16-bit are sized at 16 bits", "[rules][memory]") {
+  const Graph& g = embedded_graph();
+  ModelSpec m = model_from_record(*g.find("qwen3.6-35b-a3b"));
+  CHECK(m.kept_16bit_params_b == Approx(3.9));
+  const Record& awq = *g.find("awq");
+  Bpw published = choose_bpw(awq, m, &g);
+  CHECK(weights_gb(awq, m, published) == Approx(25.46));
+  const Record& gptq = *g.find("gptq");
+  Bpw derived = choose_bpw(gptq, m, &g);
+  double w = weights_gb(gptq, m, derived);
+  CHECK(w > 24.0);  // a GPTQ made the same way does not fit a 24 GB card either
+  CHECK(w == Approx((m.params_b - m.embedding_params_b() - 3.9) * derived.value / 8 + (m.embedding_params_b() + 3.9) * 2));
+  ModelSpec plain = model_from_record(*g.find("qwen3-30b-a3b"));
+  CHECK(plain.kept_16bit_params_b == 0);
+}

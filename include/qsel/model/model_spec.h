@@ -74,6 +74,7 @@ struct ModelSpec {
   int layers = 0, kv_layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
   long vocab = 0;
   bool tied_embeddings = false;
+  double kept_16bit_params_b = 0;  // model `kept_16bit`: what its quantized checkpoints keep in 16-bit beside embeddings and head
   std::string attention = "gqa";  // mha | gqa | mla | sliding-window | hybrid
   int window = 0, sliding_layers = 0;
   int kv_lora_rank = 0, rope_dim = 0;
