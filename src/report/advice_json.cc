@@ -166,6 +166,7 @@ ojson recommend_json(const Deliberation& d) {
   j["query"] = {{"objective", q.objective}, {"memory_fraction", q.memory_fraction > 0 ? ojson(q.memory_fraction) : ojson()}, {"context", q.context}, {"batch", q.batch}, {"kv_cache", q.kv_cache}, {"engines", q.engines},
                 {"portable", q.portable}, {"spec_decode", q.spec_decode}, {"prefix_caching", q.prefix_caching},
                 {"flags", q.extra_flags}};
+  if (q.serving_concurrency() > 1) j["query"]["concurrency"] = q.serving_concurrency();
   j["deployable"] = d.deployable;
   j["lead"] = d.lead;
   j["lead_kind"] = d.lead_kind.empty() ? ojson() : ojson(d.lead_kind);

@@ -163,8 +163,11 @@ std::string header(const ojson& r, std::size_t width) {
                          width, "GPU    ", pad);
   if (a.contains("resolved")) out += wrap(a["resolved"].get<std::string>(), width, pad, pad);
   const auto& q = r["query"];
-  out += wrap(fmt::format("{}; context {}, batch {}", r["model"]["description"].get<std::string>(), q["context"].get<long>(),
-                          q["batch"].get<int>()),
+  out += wrap(fmt::format("{}; context {}, batch {}{}", r["model"]["description"].get<std::string>(), q["context"].get<long>(),
+                          q["batch"].get<int>(),
+                          q.contains("concurrency") ? fmt::format("; a serving engine's KV cache sized for {} sequences",
+                                                                  q["concurrency"].get<int>())
+                                                    : std::string()),
               width, "Model  ", pad);
   std::string engines = q["engines"].empty() ? "every engine" : fmt::format("{}", fmt::join(strings(q["engines"]), ", "));
   out += wrap(fmt::format("objective {}; {}; KV cache {}; speculative decoding {}; prefix caching {}{}", q["objective"].get<std::string>(),
