@@ -25,6 +25,10 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
     return fmt::format("only through {}'s {} path for {}{}", c.engine ? c.engine->id : "-", c.maturity, c.format->id,
                        c.maturity_reason.empty() ? "" : " (" + c.maturity_reason + ")");
   if (rule_util::broken(c)) return fmt::format("only at a quality in the broken range ({} on {}, {})", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text);
+  if (rule_util::has_blocker(c))  // a recorded trap with no condition on this very path (an APU's ROCm build: wrong logits)
+    for (const auto& w : c.warnings)
+      if (w.severity == "blocker" && w.condition.empty())
+        return fmt::format("only through a path with a blocker: {} [{}]", w.message, w.id);
   if (c.needless_upcast)
     return fmt::format("only as a {} up-cast of the {} release, which gains nothing over the release and reads twice its bytes",
                        c.format->id, d.query.model->shipped()->format);
@@ -35,12 +39,17 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
 std::optional<Candidate> first_with_every_engine(const Deliberation& d) {
   Query all = d.query;
   all.engines.clear();
+  all.backends.clear();  // what runs well may be another build of the same engine (llama.cpp's Vulkan beside its ROCm)
   return first_deployment(d, all);
 }
 
 // A candidate as the leads name it, followed by the --engine flag that asks for it.
-std::string with_engine_flag(const Candidate& c) {
-  return fmt::format("{} (--engine {})", rule_util::describe_candidate(c), c.engine ? c.engine->id : "any");
+// A build of an engine that has several (llama.cpp's CUDA, ROCm, Vulkan ...) is named with its --backend when the
+// question named one.
+std::string with_engine_flag(const Deliberation& d, const Candidate& c) {
+  bool builds = !d.query.backends.empty() && c.engine && c.engine->data.contains("backends") && !c.backend.empty();
+  return fmt::format("{} (--engine {}{})", rule_util::describe_candidate(c), c.engine ? c.engine->id : "any",
+                     builds ? " --backend " + c.backend : "");
 }
 
 // The engines asked for cannot load the model's quantized release here, and the plan is a format made from it (a
@@ -63,7 +72,7 @@ void release_elsewhere_lead(Deliberation& d, const Candidate& top) {
   d.lead.push_back(fmt::format("{} does not serve {}'s {} release here ({}, {})", refused->engine, d.query.model->id, shipped->format,
                                refused->rule, reason));
   d.lead.push_back(fmt::format("the plan below is a {} you make from that release yourself, a second quantization on top of the first; "
-                               "what serves the release: {}", top.format->id, with_engine_flag(*first)));
+                               "what serves the release: {}", top.format->id, with_engine_flag(d, *first)));
 }
 
 // Every candidate of the engines asked for was excluded (an architecture the engine no longer loads): the lead says
@@ -91,7 +100,7 @@ void nothing_left_lead(Deliberation& d) {
   d.lead_kind = "no-deployment";
   d.lead.push_back(fmt::format("none among the engines asked for ({}) serves {} here: {}", fmt::join(d.query.engines, ", "),
                                d.query.model->id.empty() ? "the model" : d.query.model->id, fmt::join(reasons, "; ")));
-  d.lead.push_back("what runs well: " + with_engine_flag(*first));
+  d.lead.push_back("what runs well: " + with_engine_flag(d, *first));
 }
 
 }  // namespace
@@ -115,7 +124,7 @@ void restriction_lead(Deliberation& d) {
     d.lead_kind = "deprecated-engine";
     d.lead.push_back(fmt::format("{} is deprecated{}: the plan below runs, but expect no fixes for new models or drivers",
                                  top.engine->id, top.maturity_reason.empty() ? "" : " (" + top.maturity_reason + ")"));
-    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well elsewhere: " + with_engine_flag(*first));
+    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well elsewhere: " + with_engine_flag(d, *first));
     return;
   }
   d.deployable = false;
@@ -125,7 +134,7 @@ void restriction_lead(Deliberation& d) {
                                                                                : "on this machine",
                                d.query.model->id.empty() ? "the model" : d.query.model->id, why));
   if (restricted)
-    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well: " + with_engine_flag(*first));
+    if (auto first = first_with_every_engine(d)) d.lead.push_back("what runs well: " + with_engine_flag(d, *first));
   // The fewest GPUs at which a mainline path fits; the best-ranked at that count.
   if (MoreParts more = fewest_more_parts(d, rule_util::offerable); more.candidate)
     d.lead.push_back(fmt::format("with --count {}: {} fits", more.count, rule_util::describe_candidate(*more.candidate)));

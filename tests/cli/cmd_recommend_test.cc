@@ -604,12 +604,17 @@ TEST_CASE("recommend e2e: --backend narrows llama.cpp to one build, an unknown b
   CHECK(bad.code == 2);
   CHECK(bad.err.rfind("qsel: error: --backend: unknown backend \"vulcan\" (did you mean \"vulkan\"?); the backends are ", 0) == 0);
   CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+  // The ROCm build on this APU carries a wrong-output blocker (logits past n_ubatch): its candidates are listed, the
+  // answer is no deployment (exit 1), and the lead names the Vulkan build with its flag (blind audit 31 #33).
   auto r = run_cli({"recommend", "--gpu", "strix-halo", "--model", "qwen3-8b", "--engine", "llama-cpp", "--backend", "rocm", "--format", "json"});
-  REQUIRE(r.code == 0);
+  REQUIRE(r.code == 1);
   auto j = nlohmann::json::parse(r.out);
   REQUIRE(!j["candidates"].empty());
   CHECK(j["candidates"][0]["backend"] == "rocm");
   CHECK(j["candidates"][0]["backend_build"]["name"] == "HIP (ROCm)");
+  CHECK(j["lead"].dump().find("a path with a blocker") != std::string::npos);
+  CHECK(j["lead"].dump().find("[gfx1151-hip-ubatch-logits]") != std::string::npos);
+  CHECK(j["lead"].dump().find("what runs well") != std::string::npos);
   auto text = run_cli({"recommend", "--gpu", "strix-halo", "--model", "qwen3-8b", "--engine", "llama-cpp"});
   REQUIRE(text.code == 0);
   CHECK(text.out.find("llama-cpp:vulkan") != std::string::npos);

@@ -95,3 +95,14 @@ TEST_CASE("restriction: an engine that no longer loads the architecture leaves n
   CHECK(d.lead[0].find("MllamaForConditionalGeneration") != std::string::npos);
   CHECK(d.lead[1].find("what runs well: ") == 0);
 }
+
+TEST_CASE("restriction: a backend the user named whose path carries an unconditional blocker is no deployment, and the other build is named",
+          "[rules][restriction]") {
+  // Blind audit 31 #33: --backend rocm on a Strix Halo printed a llama-server line whose logits are wrong past n_ubatch.
+  Query q = test::corpus_query("strix-halo", "llama-4-scout", {"llama-cpp"});
+  q.backends = {"rocm"};
+  Deliberation d = deliberate(embedded_graph(), q);
+  CHECK_FALSE(d.deployable);
+  CHECK(mentions(d.lead, "a path with a blocker"));
+  CHECK(mentions(d.lead, "--backend vulkan"));
+}
