@@ -25,10 +25,9 @@ std::string not_deployable(const Deliberation& d, const Candidate& c) {
     return fmt::format("only through {}'s {} path for {}{}", c.engine ? c.engine->id : "-", c.maturity, c.format->id,
                        c.maturity_reason.empty() ? "" : " (" + c.maturity_reason + ")");
   if (rule_util::broken(c)) return fmt::format("only at a quality in the broken range ({} on {}, {})", c.format->id, c.engine ? c.engine->id : "-", c.quality.short_text);
-  if (rule_util::has_blocker(c))  // a recorded trap with no condition on this very path (an APU's ROCm build: wrong logits)
-    for (const auto& w : c.warnings)
-      if (w.severity == "blocker" && w.condition.empty())
-        return fmt::format("only through a path with a blocker: {} [{}]", w.message, w.id);
+  for (const auto& w : c.warnings)  // a recorded trap with no condition on this very path (an APU's ROCm build: wrong logits)
+    if (w.severity == "blocker" && w.condition.empty())
+      return fmt::format("only through a path with a blocker: {} [{}]", w.message, w.id);
   if (c.needless_upcast)
     return fmt::format("only as a {} up-cast of the {} release, which gains nothing over the release and reads twice its bytes",
                        c.format->id, d.query.model->shipped()->format);

@@ -61,8 +61,9 @@ double embedding_bpw(const Record& f) {
 namespace {
 
 // Layers of the given sizes, in order, over `gpus` devices of `each` GB, the last also holding `tail` GB (the output
-// head): how many each takes when each is filled in turn (llama.cpp gives a device a contiguous run of layers), or
-// nothing when they do not all fit. Filling in turn fits whenever any contiguous split does.
+// head): how many each takes when each is filled in turn (llama.cpp gives a device a contiguous run of layers), the
+// output layer counted on the last (-ts as llama.cpp reads it), or nothing when they do not all fit. Filling in turn
+// fits whenever any contiguous split does.
 std::optional<std::vector<int>> pack_in_order(const std::vector<double>& sizes, int gpus, double each, double tail) {
   std::vector<int> counts(static_cast<std::size_t>(gpus), 0);
   std::size_t next = 0;
@@ -72,6 +73,7 @@ std::optional<std::vector<int>> pack_in_order(const std::vector<double>& sizes, 
     while (next < sizes.size() && used + sizes[next] <= room + 1e-9) used += sizes[next++], ++counts[static_cast<std::size_t>(g)];
   }
   if (next < sizes.size()) return std::nullopt;
+  ++counts.back();  // the output layer
   return counts;
 }
 
@@ -105,13 +107,11 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
       return pack_in_order(sizes, gpus, room / gpus, head);
     };
     int n = in.force_cpu_moe >= 0 ? std::min(in.force_cpu_moe, layers) : 1;
-    while (in.force_cpu_moe < 0 && n <= layers && (vram_with(n) > room || (gpus > 1 && !split_with(n)))) ++n;  // the fewest that fit
+    std::optional<std::vector<int>> counts;
+    auto holds = [&](int k) { return vram_with(k) <= room && (gpus == 1 || (counts = split_with(k))); };
+    while (in.force_cpu_moe < 0 && n <= layers && !holds(n)) ++n;  // the fewest expert layers in RAM that fit
     if (n <= layers) {
-      if (gpus > 1)
-        if (auto counts = split_with(n)) {
-          p.split = *counts;
-          ++p.split.back();  // the output layer
-        }
+      if (gpus > 1 && (counts || (counts = split_with(n)))) p.split = *counts;
       p.kind = "experts";
       p.cpu_moe_layers = n;
       p.gpu_layers = layers;
@@ -143,10 +143,7 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
       return std::nullopt;
     }
     int on_gpu = n - 1;  // repeating layers on the GPU
-    if (counts && in.force_gpu_layers < 0) {
-      p.split = *counts;
-      ++p.split.back();  // the output layer
-    }
+    if (counts && in.force_gpu_layers < 0) p.split = *counts;
     p.kind = "layers";
     p.gpu_layers = n;
     p.vram_gb = head + on_gpu * per;
