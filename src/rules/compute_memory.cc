@@ -370,6 +370,23 @@ void serving_capacity(const Deliberation& d, const Candidate& c, Memory& m) {
                                 d.query.concurrency > 0 || d.query.batch >= want ? "" : ", the default here"));
 }
 
+// The engine's own library tag the candidate runs (releases): sized as its page shows it, since what the engine's
+// build keeps at high precision is in the tag's file, not in the type's bits (sizing/memory.h, library_tag_gb).
+void library_tag_size(const ModelSpec& model, const Candidate& c, Memory& m) {
+  if (!c.engine || c.release.empty() || m.weights_gb <= 0 || model.params_b <= 0) return;
+  for (const auto& r : model.releases) {
+    if (r.repo != c.release || r.registry != c.engine->id || r.format != c.format->id || r.file_gb <= 0) continue;
+    double tag = library_tag_gb(r.file_gb, m.weights_gb);
+    if (std::fabs(tag - m.weights_gb) < 1e-9) return;
+    // The bits stay the type's: what the tag keeps wider (embedding tables) is read, not quantized, so it sizes
+    // the file, not the quality estimate.
+    m.notes.push_back(fmt::format("{} is {:g} GB on {}'s library page, where {:.2f} bpw gives {:.1f} GB: sized as the tag ({:.2f} GB; "
+                                  "its quality is the type's)", r.repo, r.file_gb, c.engine->id, m.bpw, m.weights_gb, tag));
+    m.weights_gb = tag;
+    return;
+  }
+}
+
 Memory size_layout(const Deliberation& d, const Candidate& c, const std::string& kv_dtype, const Layout& layout) {
   const ModelSpec& model = *d.query.model;
   Memory m;
@@ -387,6 +404,7 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
     m.bpw_source = fmt::format("{:.2f} bpw over the file: every GGUF of {} keeps its experts in {}; the rest at {} ({:.2f} bpw, {})",
                                m.bpw, model.id, model.gguf_expert_type, c.format->id, b.value, b.source);
   }
+  library_tag_size(model, c, m);
   // Pipeline stages take whole layers: with layers that do not divide by the stages, the heaviest stage's
   // GPUs hold more than an even share, and the engine can use no more on any stage than on that one
   // (vLLM sizes one KV pool for every stage). Sized as the heaviest stage, everywhere.
@@ -539,7 +557,24 @@ void fit_hints(Deliberation& d) {
 
 void compute_memory(Deliberation& d) {
   if (!d.query.model || !d.query.accelerator) return;
-  for (auto& c : d.candidates) c.memory = memory_at(d, c, default_kv_dtype(d.query), d.query.count);
+  for (auto& c : d.candidates) {
+    c.memory = memory_at(d, c, default_kv_dtype(d.query), d.query.count);
+    // The engine's library tag keeps more than the type's bits (its page says how much): where it does not fit on
+    // the GPU and the Hub file of the type the engine also loads does, that file is what to run (blind audit 32 #20:
+    // Ollama's gemma3n:e4b is 7.5 GB on an 8 GB Jetson; unsloth's Q4_K_M of it is the type's 4.9).
+    if (c.hub_release.empty() || c.hub_release == c.release || fit_order(*c.memory) <= 1) continue;
+    Candidate hub = c;
+    hub.release = c.hub_release;
+    Memory m = memory_at(d, hub, default_kv_dtype(d.query), d.query.count);
+    if (fit_order(m) >= fit_order(*c.memory)) continue;
+    m.notes.push_back(fmt::format("{}, {}'s own tag of this type, does not fit here ({:.1f} GB of weights); {} holds the type at its bits",
+                                  c.release, c.engine ? c.engine->id : "the engine", c.memory->weights_gb, c.hub_release));
+    for (auto& why : c.why)  // releases named the tag as the checkpoint; it is the Hub file now
+      if (why.size() > c.release.size() && why.compare(why.size() - c.release.size() - 2, std::string::npos, ": " + c.release) == 0)
+        why.replace(why.size() - c.release.size(), std::string::npos, c.hub_release);
+    c.release = c.hub_release;
+    c.memory = std::move(m);
+  }
 }
 
 }  // namespace qsel

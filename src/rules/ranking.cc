@@ -335,11 +335,16 @@ constexpr double kSlowGain = 1.5;
 // speed, and with a plan whose estimate is lossless running at least kSlowGain times faster on the GPU
 // alone, it is priced as a slow offload plan is, a halving cost per halving of speed against the
 // fastest such plan. At 2-5 tok/s that halving is what a user feels, at a cost no benchmark tells apart
-// (docs/ranking.md, "Quality groups").
+// (docs/ranking.md, "Quality groups"). Partly in system RAM it already pays an offload plan's price; the
+// lossless plans it is weighed against may then be partly in RAM too, each paying its own, and what is
+// added is the halvings of speed it gives up to one of them (blind audit 32 #22: BF16 with 45 of 48
+// layers' experts in RAM at ~17 tok/s over Q8_0's at ~31).
 void price_slow_reference(std::vector<Entry>& entries, const std::string& objective) {
   if (objective != "quality") return;
   for (Entry& r : entries) {
-    if (!r.exact_reference || !is_baseline(*r.c.format) || !r.c.memory || r.c.memory->placement) continue;
+    if (!r.c.quality.reference || !is_baseline(*r.c.format) || !r.c.memory) continue;
+    bool placed = r.c.memory->placement.has_value();
+    if (!placed && !r.exact_reference) continue;
     double slow = speed(r.c);
     // A local runner serves one reader at batch 1, where the bytes read decide the speed at any speed: there the
     // 16-bit file is priced against a lossless one that runs kSlowGain faster whatever the speed (llama.cpp's Q8_0
@@ -348,29 +353,37 @@ void price_slow_reference(std::vector<Entry>& entries, const std::string& object
     if (slow <= 0 || (slow >= comfortable_tok_s() && !local)) continue;
     // On a local runner the gain is read at the start of the context too, where decode reads the weights alone: a long
     // --context's KV cache, read by both, hides the 8-bit file's half of the bytes in the end-of-context forecast
-    // (blind audit 18 #33: BF16 at 12 tok/s over Q8_0 at 14 at 128k, 61 GB against 32.5).
+    // (blind audit 18 #33: BF16 at 12 tok/s over Q8_0 at 14 at 128k, 61 GB against 32.5). Partly in RAM the speed is
+    // the RAM side's, so the forecast alone.
     auto gain = [&](const Entry& e) {
       double g = speed(e.c) / slow;
-      if (local && r.c.memory->weights_gb > 0 && e.c.memory->weights_gb > 0) g = std::max(g, r.c.memory->weights_gb / e.c.memory->weights_gb);
+      if (local && !placed && r.c.memory->weights_gb > 0 && e.c.memory->weights_gb > 0) g = std::max(g, r.c.memory->weights_gb / e.c.memory->weights_gb);
       return g;
+    };
+    auto lossless = [&](const Entry& e) {
+      if (!e.c.memory || e.c.quality.reference || !e.known) return false;
+      if (!e.c.memory->placement) return quality_band(e.priced) == "lossless";
+      return placed && quality_band(e.c.quality.total()) == "lossless";  // both pay the offload price
     };
     double best = 0;
     for (const Entry& e : entries)
-      if (&e != &r && e.head == r.head && e.known && !e.exact_reference && e.c.memory && !e.c.memory->placement &&
-          quality_band(e.priced) == "lossless" && gain(e) >= kSlowGain)
-        best = std::max(best, gain(e));
+      if (&e != &r && e.head == r.head && lossless(e) && gain(e) >= kSlowGain) best = std::max(best, gain(e));
     if (best <= 0) continue;
-    r.price = halving_cost() * std::log2(best);
-    r.priced = r.price;
+    r.price += halving_cost() * std::log2(best);
+    r.priced = r.c.quality.total() + r.price;
     r.c.priced_cost = r.priced;
     r.exact_reference = false;
     r.c.why.push_back(slow < comfortable_tok_s()
                           ? fmt::format("slow — ~{:.0f} tok/s unquantized, under the {:.0f} tok/s a reader does not wait on, where a "
                                         "lossless format runs {:.1f}x as fast: priced {:.2g} on the quality scale, as a slow plan is "
-                                        "(docs/ranking.md)", slow, comfortable_tok_s(), best, r.price)
+                                        "(docs/ranking.md)", slow, comfortable_tok_s(), best, r.priced)
+                      : placed
+                          ? fmt::format("slower — ~{:.0f} tok/s unquantized partly in system RAM on a local runner, where a lossless "
+                                        "format runs {:.1f}x as fast: priced {:.2g} on the quality scale, as a slower plan is "
+                                        "(docs/ranking.md)", slow, best, r.priced)
                           : fmt::format("slower — ~{:.0f} tok/s unquantized on a local runner, where a lossless format runs {:.1f}x as "
                                         "fast (reading its weights alone, at the start of the context): priced {:.2g} on the quality "
-                                        "scale, as a slower plan is (docs/ranking.md)", slow, best, r.price));
+                                        "scale, as a slower plan is (docs/ranking.md)", slow, best, r.priced));
   }
 }
 

@@ -54,6 +54,7 @@ void apply_releases(Deliberation& d) {
       }
       bool better = c.release.empty() || r.primary || r.qat || r.repack || (r.listed && !named) || (!named && r.official && !c.release_official) ||
                     (!named && !r.registry.empty());  // the engine's own library tag: what its users run
+      if (r.registry.empty() && (c.hub_release.empty() || r.primary || r.official)) c.hub_release = r.repo;
       if (better) {
         c.release = r.repo;
         c.release_official = r.official;

@@ -99,6 +99,13 @@ double weights_gb(const Record& f, const ModelSpec& m, const Bpw& b) {
   return (m.params_b - kept) * b.value / 8 + kept * 2;
 }
 
+double library_tag_gb(double shown_gb, double estimate_gb) {
+  if (shown_gb <= 0) return estimate_gb;
+  double digit = shown_gb < 10 ? 0.1 : 1;
+  // Rounded or cut to that digit: the file is at least half a digit under the figure and under one digit over it.
+  return std::clamp(estimate_gb, shown_gb - digit / 2, shown_gb + digit);
+}
+
 double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
   double per_layer_token = m.attention == "mla" ? (m.kv_lora_rank + m.rope_dim) * bytes
                                                 : 2.0 * m.kv_heads * m.head_dim * bytes;

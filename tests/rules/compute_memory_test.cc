@@ -68,3 +68,26 @@ TEST_CASE("compute_memory: a fit that needs the engine's raised memory fraction 
   CHECK(chosen.candidates.front().memory->fit == "no");
   CHECK(chosen.candidates.front().memory->budget.fraction == 0.9);
 }
+
+// Blind audit 32 #20: Ollama's gemma3n:e4b is 7.5 GB on its page, not the 4.9 GB Q4_K_M's bits give; where it does
+// not fit on the GPU, the Hub file of the type Ollama also runs is the answer, and where it fits the tag is.
+TEST_CASE("compute_memory: an engine's library tag is sized as its page shows it, and a Hub file of the type stands in where it does not fit", "[rules][memory]") {
+  Query q = test::corpus_query("jetson-orin-nano-super", "gemma-3n-e4b", {"ollama"});
+  q.formats = {"gguf-q4-k-m"};
+  Deliberation d = deliberate(embedded_graph(), q);
+  REQUIRE(!d.candidates.empty());
+  const Candidate& small = d.candidates.front();
+  CHECK(small.release == "unsloth/gemma-3n-E4B-it-GGUF");
+  REQUIRE(small.memory);
+  CHECK(small.memory->fits);
+  CHECK(small.memory->weights_gb < 5.5);
+
+  Query big = test::corpus_query("rtx-4090", "gemma-3n-e4b", {"ollama"});
+  big.formats = {"gguf-q4-k-m"};
+  Deliberation roomy = deliberate(embedded_graph(), big);
+  REQUIRE(!roomy.candidates.empty());
+  CHECK(roomy.candidates.front().release == "gemma3n:e4b");
+  REQUIRE(roomy.candidates.front().memory);
+  CHECK(roomy.candidates.front().memory->weights_gb == Approx(7.45));
+  CHECK(roomy.candidates.front().memory->bpw < 5.5);  // the type's bits: the wide tables are read, not quantized
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "qsel/core/units.h"
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/model/model_spec.h"
 #include "qsel/rules/rule_support.h"
@@ -167,4 +168,23 @@ TEST_CASE("ranking: a local runner's 16-bit file is priced by the weight bytes a
   auto bf16 = std::find_if(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return c.format->id == "bf16"; });
   REQUIRE(bf16 != d.candidates.end());
   CHECK(std::any_of(bf16->why.begin(), bf16->why.end(), [](const std::string& w) { return w.find("at the start of the context") != std::string::npos; }));
+}
+
+// Blind audit 32 #22: partly in system RAM the 16-bit file pays an offload plan's price, and the lossless plan it is
+// weighed against may be partly in RAM too; what it gives up to that plan's speed is priced as well.
+TEST_CASE("ranking: a 16-bit plan partly in RAM is priced by the speed a lossless plan partly in RAM keeps", "[rules][ranking]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("rtx-4060-ti-8gb", "qwen3-30b-a3b", {"llama-cpp"});
+  q.host.ram_gb = 64 * kGiBInGB;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  const Candidate& first = d.candidates.front();
+  CHECK(first.format->id == "gguf-q8-0");
+  REQUIRE(first.memory);
+  CHECK(first.memory->placement);
+  auto bf16 = std::find_if(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return c.format->id == "bf16"; });
+  REQUIRE(bf16 != d.candidates.end());
+  REQUIRE(bf16->memory);
+  CHECK(bf16->memory->placement);
+  CHECK(std::any_of(bf16->why.begin(), bf16->why.end(), [](const std::string& w) { return w.find("partly in system RAM on a local runner") != std::string::npos; }));
 }

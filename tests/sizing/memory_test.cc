@@ -172,3 +172,14 @@ TEST_CASE("memory: parameters a model's quantized checkpoints keep in 16-bit are
   ModelSpec plain = model_from_record(*g.find("qwen3-30b-a3b"));
   CHECK(plain.kept_16bit_params_b == 0);
 }
+
+// An engine library tag's size as its page shows it: one decimal under 10 GB, whole GB from 10, rounded or cut.
+TEST_CASE("memory: a library tag's shown size bounds the estimate from the type's bits", "[rules][memory]") {
+  CHECK(library_tag_gb(7.5, 4.9) == Approx(7.45));  // gemma3n:e4b keeps its per-layer embeddings wide
+  CHECK(library_tag_gb(7.5, 7.52) == Approx(7.52));  // inside what the figure allows: the finer estimate
+  CHECK(library_tag_gb(20, 19.7) == Approx(19.7));
+  CHECK(library_tag_gb(20, 23) == Approx(21));
+  CHECK(library_tag_gb(20, 18) == Approx(19.5));
+  CHECK(library_tag_gb(0.5, 0.37) == Approx(0.45));
+  CHECK(library_tag_gb(0, 4.9) == Approx(4.9));  // no size recorded
+}

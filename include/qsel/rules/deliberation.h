@@ -63,6 +63,7 @@ struct Candidate {
   std::string kernel_launch_flags;    // words the engine's command needs to take this kernel (kernel_selection `launch_flags`)
   bool shipped = false;               // the format the model ships in (its primary release)
   std::string release;                // a published checkpoint in this format, when one is recorded
+  std::string hub_release;            // when `release` is the engine's own library tag: the Hub repo of the type it also loads
   std::string online_flags;           // the engine quantizes the 16-bit checkpoint to this format at load (engine online_quantization)
   bool release_official = false;      // published by the model's own publisher
   bool needless_upcast = false;       // 16 bits of a quantized release that itself runs here: gains nothing (releases.cc)

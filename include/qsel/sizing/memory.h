@@ -108,6 +108,11 @@ bool weight_only(const Record& format);
 // With the graph, a figure measured on another model is taken from the one closest in size.
 Bpw choose_bpw(const Record& format, const ModelSpec& model, const Graph* g = nullptr);
 double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
+// An engine library tag's size as its page shows it (release `file_gb`, to the page's last digit: one decimal
+// under 10 GB, whole GB from 10), against `estimate_gb` from the type's bits: the estimate when the shown figure
+// allows it (it is the finer of the two), else the nearest size the figure allows (Ollama's gemma3n:e4b keeps the
+// per-layer embeddings at high precision: 7.5 GB where Q4_K_M's bits give 4.9).
+double library_tag_gb(double shown_gb, double estimate_gb);
 // KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
 double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
 // The recurrent state of a hybrid model's linear-attention layers (model.linear) for `sequences`
