@@ -62,18 +62,25 @@ namespace {
 
 // Layers of the given sizes, in order, over `gpus` devices of `each` GB, the last also holding `tail` GB (the output
 // head): how many each takes when each is filled in turn (llama.cpp gives a device a contiguous run of layers), the
-// output layer counted on the last (-ts as llama.cpp reads it), or nothing when they do not all fit. Filling in turn
-// fits whenever any contiguous split does.
-std::optional<std::vector<int>> pack_in_order(const std::vector<double>& sizes, int gpus, double each, double tail) {
+// output layer counted on the last (-ts as llama.cpp reads it); `placed` says how many of the layers found room.
+// Nothing when the last device cannot hold the head. Filling in turn fits whenever any contiguous split does.
+std::optional<std::vector<int>> fill_in_order(const std::vector<double>& sizes, int gpus, double each, double tail, std::size_t& placed) {
   std::vector<int> counts(static_cast<std::size_t>(gpus), 0);
-  std::size_t next = 0;
+  placed = 0;
   for (int g = 0; g < gpus; ++g) {
     double room = each - (g == gpus - 1 ? tail : 0), used = 0;
     if (room < 0) return std::nullopt;
-    while (next < sizes.size() && used + sizes[next] <= room + 1e-9) used += sizes[next++], ++counts[static_cast<std::size_t>(g)];
+    while (placed < sizes.size() && used + sizes[placed] <= room + 1e-9) used += sizes[placed++], ++counts[static_cast<std::size_t>(g)];
   }
-  if (next < sizes.size()) return std::nullopt;
   ++counts.back();  // the output layer
+  return counts;
+}
+
+// The same, when every layer must find room.
+std::optional<std::vector<int>> pack_in_order(const std::vector<double>& sizes, int gpus, double each, double tail) {
+  std::size_t placed = 0;
+  auto counts = fill_in_order(sizes, gpus, each, tail, placed);
+  if (!counts || placed < sizes.size()) return std::nullopt;
   return counts;
 }
 
@@ -129,11 +136,9 @@ std::optional<Placement> plan_placement(const PlacementInput& in, const Host& ho
     int n = room >= head ? 1 + static_cast<int>(std::floor((room - head) / std::max(1e-9, per))) : 0;
     std::optional<std::vector<int>> counts;
     if (gpus > 1 && in.force_gpu_layers < 0) {  // each GPU holds whole layers of its own share; the last, the output layer too
-      auto take = [&](double r) { return r > 0 ? static_cast<int>(std::floor(r / std::max(1e-9, per))) : 0; };
-      n = 1;
-      for (int g = 0; g < gpus; ++g) n += take(room / gpus - (g == gpus - 1 ? head : 0));
-      n = room / gpus >= head ? std::min(n, layers + 1) : 0;
-      if (n >= 1) counts = pack_in_order(std::vector<double>(static_cast<std::size_t>(n - 1), per), gpus, room / gpus, head);
+      std::size_t placed = 0;
+      counts = fill_in_order(std::vector<double>(static_cast<std::size_t>(layers), per), gpus, room / gpus, head, placed);
+      n = counts ? 1 + static_cast<int>(placed) : 0;
     }
     if (in.force_gpu_layers >= 0) n = in.force_gpu_layers;
     n = std::min(n, layers + 1);
