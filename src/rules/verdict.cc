@@ -133,6 +133,32 @@ std::vector<const Record*> parts_of(const Deliberation& d) {
   return out;
 }
 
+namespace {
+
+// The kernels `engine` names for `f` where its selection entry holds on this target: `some_run` when one of them runs
+// here, else each that does not, with what its runs_on asks.
+void kernels_here(const Deliberation& d, const Record& engine, const Record& f, bool& some_run, std::vector<std::string>& need) {
+  const Record& t = *d.query.target;
+  for (const auto& entry : array_field(engine.data, "kernel_selection")) {
+    const auto& fs = array_field(entry, "formats");
+    if (std::find(fs.begin(), fs.end(), nlohmann::json(f.id)) == fs.end()) continue;
+    if (entry.contains("when") && !selector_matches(entry["when"], t)) continue;
+    const Record* k = entry.contains("kernel") && entry["kernel"].is_string() ? d.graph.find(entry["kernel"].get<std::string>()) : nullptr;
+    if (!k) continue;
+    const auto& runs_on = object_field(k->data, "runs_on");
+    if (selector_matches(runs_on, t)) {
+      some_run = true;
+      continue;
+    }
+    double min_cc = number_or(runs_on, "min_cc");
+    rule_util::add_unique(need, min_cc > 0 ? fmt::format("{} ({}) needs compute capability {:.1f} or more; {} is {:.1f}", k->id, engine.id, min_cc,
+                                                         t.id, number_or(t.data, "compute_capability"))
+                                           : fmt::format("{} ({}): its runs_on leaves out {}", k->id, engine.id, t.id));
+  }
+}
+
+}  // namespace
+
 Verdict verdict_for(const Deliberation& d, const Record& f) {
   if (f.str("regime") == "kv-cache") return kv_cache_verdict(d, f);
   Verdict v;
@@ -184,6 +210,19 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
     refused = true;
     v.reasons.push_back(fmt::format("every engine that serves {} runs elsewhere: {}; {} is a {} target", f.id, fmt::join(elsewhere, ", "),
                                     d.query.target->id, d.query.target->str("platform")));
+  }
+  // The engines that serve it here name kernels for it, and none of those runs on this part (ExLlamaV3's EXL3 GEMM
+  // needs compute capability 8.0 for cp.async): a build for the part would not help, the kernels' own records refuse it.
+  if (!refused && served_here) {
+    bool some_run = false;
+    std::vector<std::string> need;
+    for (const Record* e : d.graph.of_kind(Kind::Engine))
+      if (rule_util::engine_asked(d.query, *e) && contains(served_formats(*e), f.id) && rule_util::engine_runs_on(*e, *d.query.target))
+        kernels_here(d, *e, f, some_run, need);
+    if (!some_run && !need.empty()) {
+      refused = true;
+      v.reasons.push_back(fmt::format("every kernel recorded for {} runs elsewhere: {}", f.id, fmt::join(need, "; ")));
+    }
   }
   v.value = refused ? "unsupported" : "unknown";
   for (const auto& e : d.excluded)

@@ -228,4 +228,10 @@ TEST_CASE("verdict: unsupported where every engine of the format runs on other p
   CHECK(has(int8, "trtllm serves no int8-w8a8: it is not among its formats"));
   // With every engine allowed, one that serves it runs here: not refused.
   CHECK(format_verdict(g, on_part(g, "h100-sxm"), *g.find("int8-w8a8")).value != "unsupported");
+  // Blind audit 32 #60: ExLlamaV3 runs on CUDA, but its EXL3 GEMM needs compute capability 8.0 (cp.async, mma m16n8k16):
+  // on a Turing card no build would help, so the kernel's record refuses it; on Ampere it runs.
+  Verdict turing = format_verdict(g, on_part(g, "rtx-2080-ti"), *g.find("exl3"));
+  CHECK(turing.value == "unsupported");
+  CHECK(has(turing, "every kernel recorded for exl3 runs elsewhere: exllamav3-kernel (exllamav3) needs compute capability 8.0 or more; sm75 is 7.5"));
+  CHECK(format_verdict(g, on_part(g, "rtx-3090"), *g.find("exl3")).value == "dequant");
 }
