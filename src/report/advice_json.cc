@@ -144,6 +144,7 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
     j["matrix_cells"].push_back({{"matrix", m.matrix}, {"engine", m.engine}, {"row", m.row}, {"column", m.column}, {"cell", m.cell}});
   j["conflicts"] = c.conflicts;
   j["contested"] = c.contested();
+  j["outranked"] = c.outranked_only();  // every conflict is docs the engine's code outranks: the verdict is the code's
   j["outranked"] = c.outranked_only();
   j["checks"] = c.checks;
   if (const BackendBuild& b = c.backend_build; !b.build.empty()) {

@@ -141,7 +141,7 @@ std::vector<std::string> row(const ojson& cands, const Group& g, const Style& st
                     : f == "slow"         ? st.red("slow")
                                           : st.yellow(f);
   std::string p = c["path"].get<std::string>();
-  std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() ? st.red("?") : "");
+  std::string path = (p == "native" ? st.green(p) : p == "emulated" ? st.yellow(p) : p) + (c["contested"].get<bool>() && !c.value("outranked", false) ? st.red("?") : "");
   return {rank_label(g), format_cell(cands, g),
           names_of(cands, g, "engine"), names_of(cands, g, "kernel"), path, num(c.value("weights_gb", ojson())),
           kv_cell(c), num(c.value("total_gb", ojson())), fit, ceiling(c), quality_cell(c)};

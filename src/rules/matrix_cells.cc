@@ -66,8 +66,15 @@ CellRead read_matrix_cells(const Record& m, const Record& format, const Record& 
   return r;
 }
 
+const json* contesting_source(const Record& m, const std::string& cell) {
+  const json& footnotes = object_field(m.data, "footnotes");
+  for (const auto& [mark, note] : footnotes.items())
+    if (cell.find(mark) != std::string::npos && note.is_object() && note.contains("contested_by")) return &note["contested_by"];
+  return nullptr;
+}
+
 std::string contesting_footnote(const Record& m, const std::string& cell) {
-  const json footnotes = object_field(m.data, "footnotes");
+  const json& footnotes = object_field(m.data, "footnotes");
   for (const auto& [mark, note] : footnotes.items()) {
     if (cell.find(mark) == std::string::npos || !note.is_object() || !note.contains("contested_by")) continue;
     const json& by = note["contested_by"];

@@ -73,7 +73,7 @@ long step_of(double v, double best) {
 // What the steps that compare a candidate with the others compare it against: it fits, on a mainline path,
 // uncontested, with no blocker.
 bool fitting(const Candidate& c) {
-  return rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.contested();
+  return rule_util::fits(c) && !rule_util::has_blocker(c) && rule_util::maturity_rank(c.maturity) == 0 && !c.disputed();
 }
 
 // What the steps read beyond one candidate: the query, and facts about the whole set.
@@ -220,7 +220,7 @@ const std::vector<Step>& eligibility_steps() {
        "fits on the GPU",
        self_made_while_published},
       {"uncontested (no record disputes that it runs here); under --objective speed, inside a speed band instead",
-       [](const Context& x, const Candidate& c) -> long { return x.d.query.objective != "speed" && c.contested(); }},
+       [](const Context& x, const Candidate& c) -> long { return x.d.query.objective != "speed" && c.disputed(); }},
       {"a serving engine's own checkpoint format, on a datacenter or cloud part",
        [](const Context& x, const Candidate& c) -> long {
          // A GGUF file is the local runners' format wherever it runs: in a serving engine it is no serving answer that
@@ -241,7 +241,7 @@ const std::vector<Step>& tie_break_steps() {
       // Under speed a contested path (the engine's code serves it, its docs table does not) is not held behind a clean one
       // at half its speed: the code is the better source (blind audit 21 #14: BF16 at ~29 tok/s over the AWQ/GPTQ vLLM's
       // ROCm code serves at ~65 on Strix Halo). Inside the band it waits; under the other objectives eligibility did this.
-      {"uncontested before contested", [](const Context&, const Candidate& c) -> long { return c.contested(); }},
+      {"uncontested before contested", [](const Context&, const Candidate& c) -> long { return c.disputed(); }},
       {"a serving fit whose KV cache holds the sequences --concurrency asks for, then by how far short it falls, in halvings",
        [](const Context&, const Candidate& c) -> long {
          if (!c.memory || c.memory->capacity_short <= 0) return 0;

@@ -23,7 +23,7 @@ bool row_near_speed(double a, double b) { return std::abs(a - b) <= std::max(0.5
 
 // The figures a row shows are the same (format and engine aside).
 bool row_same_figures(const Candidate& a, const Candidate& b) {
-  if (a.path != b.path || a.contested() != b.contested() || a.memory.has_value() != b.memory.has_value()) return false;
+  if (a.path != b.path || a.disputed() != b.disputed() || a.memory.has_value() != b.memory.has_value()) return false;
   if (!a.memory) return true;
   const Memory &x = *a.memory, &y = *b.memory;
   return x.fit == y.fit && x.kv_dtype == y.kv_dtype && row_near_gb(x.weights_gb, y.weights_gb) && row_near_gb(x.kv_gb, y.kv_gb) && row_near_gb(x.state_gb, y.state_gb) &&

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/core/citation.h"
 #include "qsel/graph/engines.h"
 #include "qsel/rules/rules.h"
 #include "qsel/rules/rule_support.h"
@@ -93,6 +94,11 @@ bool judge_model_tables(Deliberation& d, Candidate& c) {
     std::string contest = rule_util::contesting_footnote(*m, r.no[0].cell);
     if (!contest.empty()) {
       c.conflicts.push_back(fmt::format("{}; contested: {}", model_refusal(*m, r.no), contest));
+      // Engine code at a commit outranks the table (its docs): the verdict is the code's, the docs' "." stays shown.
+      const nlohmann::json* by = rule_util::contesting_source(*m, r.no[0].cell);
+      const auto& table_sources = array_field(m->data, "sources");
+      bool docs = table_sources.empty() || read_citation(table_sources[0]).tier != "engine-code";
+      if (by && read_citation(*by).tier == "engine-code" && docs) ++c.outranked;
       c.why.push_back(fmt::format("Rule 1 — {}; contested: {}", model_refusal(*m, r.no), contest));
       continue;
     }

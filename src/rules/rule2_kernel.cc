@@ -35,6 +35,7 @@ std::string path_for(const Record& format, const Record& kernel, const Record& t
 void add_conflicts(Deliberation& d, Candidate& c) {
   if (c.path != "native") return;
   const Record& t = *d.query.target;
+  std::size_t before = c.conflicts.size();  // Rule 1's, about a table, are not the kernels' to warn of
   for (const auto& [k, reason] : rule_util::exclusions_anywhere(d.graph, c.format->id, t.id)) {
     if (c.kernel && rule_util::contains(c.kernel->strings("/compiled_for"), t.id)) {
       c.why.push_back(fmt::format("Rule 2 — {} says {} does not run on {}, but {} ships a {} build, so that does not apply here",
@@ -45,7 +46,7 @@ void add_conflicts(Deliberation& d, Candidate& c) {
     c.conflicts.push_back(fmt::format("{} says {} does not run on {}: {}", k->id, c.format->id, t.id, reason));
     rule_util::add_unique(c.evidence, k->id);
   }
-  if (!c.conflicts.empty())
+  if (c.conflicts.size() > before)
     c.warnings.push_back({"rule-2", "major",
                           fmt::format("contested: {} path and kernel records disagree about {} on {} — unresolved",
                                       c.engine->id, c.format->id, t.id), false, ""});

@@ -170,7 +170,7 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
   // Native when an engine runs it natively with no record against it (a build for this
   // target); contested when every native path has a record saying it does not run.
   // A conflict the engine's own code outranks (its docs disagree) is a contested claim, shown, not the verdict.
-  auto standing = [](const Candidate* c) { return c->contested() && !c->outranked_only(); };
+  auto standing = [](const Candidate* c) { return c->disputed(); };
   bool clean_native = std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return c->path == "native" && !standing(c); });
   bool contested = std::any_of(cands.begin(), cands.end(), [&](const Candidate* c) { return standing(c); });
   for (const Candidate* c : cands)

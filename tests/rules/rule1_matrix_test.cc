@@ -91,6 +91,20 @@ TEST_CASE("rule1: a per-model '.' that a same-tier source contests keeps the can
   const Candidate* fp4 = find(llama, "nvfp4", "trtllm");
   REQUIRE(fp4);
   CHECK_FALSE(fp4->contested());
+  // Same tier: the candidate's conflict stands.
+  CHECK(w4a8->disputed());
+}
+
+// Blind audit 33 #49: the table marks Qwen-3's FP8 (block scaling) "."; TensorRT-LLM's loader (engine code) reads any
+// block-FP8 checkpoint. Code outranks the docs table: the conflict is kept and shown, the verdict is the code's.
+TEST_CASE("rule1: a per-model '.' that the engine's code contests is outranked: shown, not standing", "[rules][rule-1]") {
+  auto d = ask_corpus("b200", "qwen3-235b-a22b", {"trtllm"});
+  const Candidate* block = find(d, "fp8-blockwise", "trtllm");
+  REQUIRE(block);
+  CHECK(block->contested());
+  CHECK(block->outranked_only());
+  CHECK_FALSE(block->disputed());
+  CHECK(block->conflicts[0].find("load_hf_quant_config") != std::string::npos);
 }
 
 TEST_CASE("rule1: a model the per-model table does not name is not restricted by it", "[rules][rule-1]") {

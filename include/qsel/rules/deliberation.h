@@ -73,6 +73,8 @@ struct Candidate {
   bool contested() const { return !conflicts.empty(); }
   // Every conflict is a lower source the engine's own code outranks: the claim is kept and shown, the verdict is the code's.
   bool outranked_only() const { return !conflicts.empty() && outranked >= conflicts.size(); }
+  // A conflict the engine's code does not settle: the candidate waits behind uncontested ones (docs/ranking.md).
+  bool disputed() const { return contested() && !outranked_only(); }
 };
 
 struct Exclusion {

@@ -103,6 +103,8 @@ std::vector<const nlohmann::json*> model_rows(const Record& matrix, const ModelS
 CellRead read_model_cells(const Record& matrix, const Record& format, const ModelSpec& model, const std::string& engine);
 // The text of a footnote on `cell` that carries `contested_by` (a source that says the "." runs), or "".
 std::string contesting_footnote(const Record& matrix, const std::string& cell);
+// The source that footnote cites against the cell (its contested_by), or null.
+const nlohmann::json* contesting_source(const Record& matrix, const std::string& cell);
 
 // A candidate fits (comfortably, tight, or partly in system RAM); one with no memory figures counts as fitting.
 bool fits(const Candidate& c);
