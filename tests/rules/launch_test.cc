@@ -300,14 +300,22 @@ TEST_CASE("launch: Ollama answers only when named; a published GGUF runs from th
   for (const auto& c : deliberate(g, every).candidates) seen = seen || c.engine->id == "ollama";
   CHECK(seen);
   // A GGUF release that records no file is named by its repo and quant (ollama run hf.co/REPO:QUANT).
-  Query gemma = launch_grid::grid_query(g, *g.find("rtx-4090"), "gemma-3-12b");
+  Query gemma = launch_grid::grid_query(g, *g.find("rtx-4090"), "gemma-3-270m");
   gemma.engines = {"ollama"};
   gemma.formats = {"gguf-q4-0"};
   Deliberation dg = deliberate(g, gemma);
   REQUIRE_FALSE(dg.candidates.empty());
   const auto& cmds = dg.candidates.front().memory->commands;
   REQUIRE_FALSE(cmds.empty());
-  CHECK(cmds.back().text == "ollama run hf.co/google/gemma-3-12b-it-qat-q4_0-gguf:Q4_0");
+  CHECK(cmds.back().text == "ollama run hf.co/ggml-org/gemma-3-270m-it-qat-GGUF:Q4_0");
+  // Where the engine's own library holds the type (Ollama's gemma3:12b-it-qat), its tag is what its users run.
+  Query tagged = launch_grid::grid_query(g, *g.find("rtx-4090"), "gemma-3-12b");
+  tagged.engines = {"ollama"};
+  tagged.formats = {"gguf-q4-0"};
+  Deliberation dt = deliberate(g, tagged);
+  REQUIRE_FALSE(dt.candidates.empty());
+  REQUIRE_FALSE(dt.candidates.front().memory->commands.empty());
+  CHECK(dt.candidates.front().memory->commands.back().text == "ollama run gemma3:12b-it-qat");
   // Two GPUs, a layer split: the scheduler is told to spread the model over both.
   Query two = launch_grid::grid_query(g, *g.find("rtx-3090"), "llama-3.1-70b");
   two.count = 2;
