@@ -6,6 +6,7 @@
 #include "qsel/core/units.h"
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/model/model_spec.h"
+#include "qsel/rules/fit_price.h"
 #include "qsel/rules/rule_support.h"
 #include "support/rules_mini.h"
 #include "support/queries.h"
@@ -187,4 +188,25 @@ TEST_CASE("ranking: a 16-bit plan partly in RAM is priced by the speed a lossles
   REQUIRE(bf16->memory);
   CHECK(bf16->memory->placement);
   CHECK(std::any_of(bf16->why.begin(), bf16->why.end(), [](const std::string& w) { return w.find("partly in system RAM on a local runner") != std::string::npos; }));
+}
+
+// Blind audit 34 #44: at batch 64 a dequantizing kernel past the batch it is built for is counted at the low end of the
+// batch forecast's error, and inside a speed band a native path comes first; at batch 1 nothing changes.
+TEST_CASE("ranking: under speed at a large batch, a native path leads a dequant one the forecast cannot tell apart", "[rules][ranking]") {
+  const Graph& g = embedded_graph();
+  Query q = test::corpus_query("b200", "llama-3.1-70b", {"vllm"});
+  q.objective = "speed";
+  q.batch = 64;
+  Deliberation d = deliberate(g, q);
+  REQUIRE_FALSE(d.candidates.empty());
+  CHECK(d.candidates.front().path == "native");
+  auto awq = std::find_if(d.candidates.begin(), d.candidates.end(), [](const Candidate& c) { return c.format->id == "awq"; });
+  REQUIRE(awq != d.candidates.end());
+  CHECK(decode_speed(*awq->memory) > decode_speed(*d.candidates.front().memory));  // faster on paper, past its design batch
+  // Case 147: between native paths the faster still leads (NVFP4 over FP8 at batch 64 on an RTX 5090).
+  Query fp4 = test::corpus_query("rtx-5090", "llama-3.1-8b", {"vllm"});
+  fp4.objective = "speed";
+  fp4.batch = 64;
+  fp4.context = 2048;
+  CHECK(deliberate(g, fp4).candidates.front().format->id == "nvfp4");
 }
