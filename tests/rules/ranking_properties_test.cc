@@ -132,11 +132,20 @@ void check_query(const Graph& g, const Fitted& f, const Query& asked, Sweep& s) 
     }
   if (deployable(d)) {
     const Candidate& top = cs[0];
-    // An experimental or emulated path is never #1 while a mainline native or dequant path of equal or more bits fits.
+    // An experimental or emulated path is never #1 while a mainline native or dequant path of equal or more bits fits,
+    // of the answer's class: on a datacenter or cloud part the question is serving (eligibility step 9), so a local
+    // runner's GGUF does not count against a serving engine's own format (Intel Max: vLLM's FP8 weight-only through its
+    // XPU kernel, with llama.cpp's Q8_0 the only other 8-bit path).
+    std::string top_market = q.accelerator->str("market");
+    bool serving_part = top_market == "datacenter" || top_market == "cloud";
+    auto serving_own = [](const Candidate& c) {
+      return c.engine && c.engine->str("role") == "serving" && c.format->str("scheme") != "gguf";
+    };
     if (top.path == "emulated" && !top.shipped)
       for (const auto& c : cs)
         if (&c != &top && rule_util::fits(c) && c.maturity == "mainline" && c.path != "emulated" && !c.contested() &&
-            !rule_util::has_blocker(c) && !rule_util::broken(c) && bits(c) >= bits(top)) {
+            !rule_util::has_blocker(c) && !rule_util::broken(c) && bits(c) >= bits(top) &&
+            !(serving_part && serving_own(top) && !serving_own(c))) {
           s.fail(fmt::format("{}: #1 {} is emulated while {} fits", where, who(top), who(c)));
           break;
         }
