@@ -145,7 +145,6 @@ ojson candidate_json(const Candidate& c, std::size_t rank) {
   j["conflicts"] = c.conflicts;
   j["contested"] = c.contested();
   j["outranked"] = c.outranked_only();  // every conflict is docs the engine's code outranks: the verdict is the code's
-  j["outranked"] = c.outranked_only();
   j["checks"] = c.checks;
   if (const BackendBuild& b = c.backend_build; !b.build.empty()) {
     ojson bj = {{"name", b.name}, {"build", b.build}};

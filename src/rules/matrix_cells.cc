@@ -66,21 +66,27 @@ CellRead read_matrix_cells(const Record& m, const Record& format, const Record& 
   return r;
 }
 
-const json* contesting_source(const Record& m, const std::string& cell) {
+namespace {
+
+// The footnote on `cell` that carries `contested_by`, or null.
+const json* contesting_note(const Record& m, const std::string& cell) {
   const json& footnotes = object_field(m.data, "footnotes");
   for (const auto& [mark, note] : footnotes.items())
-    if (cell.find(mark) != std::string::npos && note.is_object() && note.contains("contested_by")) return &note["contested_by"];
+    if (cell.find(mark) != std::string::npos && note.is_object() && note.contains("contested_by")) return &note;
   return nullptr;
 }
 
+}  // namespace
+
+const json* contesting_source(const Record& m, const std::string& cell) {
+  const json* note = contesting_note(m, cell);
+  return note ? &(*note)["contested_by"] : nullptr;
+}
+
 std::string contesting_footnote(const Record& m, const std::string& cell) {
-  const json& footnotes = object_field(m.data, "footnotes");
-  for (const auto& [mark, note] : footnotes.items()) {
-    if (cell.find(mark) == std::string::npos || !note.is_object() || !note.contains("contested_by")) continue;
-    const json& by = note["contested_by"];
-    return fmt::format("{} [{}]", note.value("text", std::string()), by.value("title", std::string()));
-  }
-  return "";
+  const json* note = contesting_note(m, cell);
+  if (!note) return "";
+  return fmt::format("{} [{}]", note->value("text", std::string()), (*note)["contested_by"].value("title", std::string()));
 }
 
 std::vector<const json*> model_rows(const Record& m, const ModelSpec& model) {
