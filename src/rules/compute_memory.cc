@@ -423,7 +423,11 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   // A serving engine pages its KV cache: loading needs one sequence of the context; the batch is
   // the pool's to hold (serving_capacity). Other engines allocate the cache of every slot.
   m.running = paged(c) ? 1 : d.query.batch;
-  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype)) * replicas;
+  bool full_window = c.engine && object_field(c.engine->data, "memory").value("kv_window", "window") == "full";
+  m.kv_gb = kv_cache_gb(model, d.query.context, m.running, kv_bytes(d.graph, kv_dtype), !full_window) * replicas;
+  if (full_window && model.sliding_window() && d.query.context > model.window)
+    m.notes.push_back(fmt::format("{} sizes every layer's cache for the whole context: the {}-token sliding window saves no memory",
+                                  c.engine->id, model.window));
   if (replicas > 1)
     m.notes.push_back(model.attention == "mla"
                           ? fmt::format("TP {} with MLA's one latent KV head: each GPU keeps the whole cache, so the KV cache is {:g}x",

@@ -106,12 +106,13 @@ double library_tag_gb(double shown_gb, double estimate_gb) {
   return std::clamp(estimate_gb, shown_gb - digit / 2, shown_gb + digit);
 }
 
-double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes) {
+double kv_cache_gb(const ModelSpec& m, long tokens, int batch, double bytes, bool windowed_layers) {
   double per_layer_token = m.attention == "mla" ? (m.kv_lora_rank + m.rope_dim) * bytes
                                                 : 2.0 * m.kv_heads * m.head_dim * bytes;
+  bool window = windowed_layers && m.sliding_window();
   int sliding = std::min(m.sliding_layers, m.kv_layers);
-  double full_layers = m.kv_layers - (m.sliding_window() ? sliding : 0);
-  double windowed = m.sliding_window() ? sliding * static_cast<double>(std::min<long>(tokens, m.window)) : 0;
+  double full_layers = m.kv_layers - (window ? sliding : 0);
+  double windowed = window ? sliding * static_cast<double>(std::min<long>(tokens, m.window)) : 0;
   return (full_layers * tokens + windowed) * per_layer_token * batch / 1e9;
 }
 

@@ -183,3 +183,10 @@ TEST_CASE("memory: a library tag's shown size bounds the estimate from the type'
   CHECK(library_tag_gb(0.5, 0.37) == Approx(0.45));
   CHECK(library_tag_gb(0, 4.9) == Approx(4.9));  // no size recorded
 }
+
+// An engine whose cache holds the whole context on sliding-window layers too (ExLlamaV2): the window saves nothing.
+TEST_CASE("memory: a sliding window saves nothing where the engine's cache is full-context", "[rules][memory]") {
+  ModelSpec sw = model_from_record(*mini().find("m-sw"));
+  CHECK(kv_cache_gb(sw, 1000, 1, 2) == Approx((5 * 1000 + 5 * 100) * 2.0 * 2 * 100 * 2 / 1e9));
+  CHECK(kv_cache_gb(sw, 1000, 1, 2, false) == Approx(10 * 1000 * 2.0 * 2 * 100 * 2 / 1e9));
+}

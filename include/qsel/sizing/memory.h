@@ -113,8 +113,9 @@ double weights_gb(const Record& format, const ModelSpec& model, const Bpw& bpw);
 // allows it (it is the finer of the two), else the nearest size the figure allows (Ollama's gemma3n:e4b keeps the
 // per-layer embeddings at high precision: 7.5 GB where Q4_K_M's bits give 4.9).
 double library_tag_gb(double shown_gb, double estimate_gb);
-// KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element.
-double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes);
+// KV cache for `tokens` tokens of context and `batch` sequences at `bytes` per element; `windowed` false for an engine
+// whose cache holds the whole context on sliding-window layers too (engine memory.kv_window: full).
+double kv_cache_gb(const ModelSpec& model, long tokens, int batch, double bytes, bool windowed = true);
 // The recurrent state of a hybrid model's linear-attention layers (model.linear) for `sequences`
 // sequences at `bytes` per value, GB: whatever the context (0 for a model without such layers).
 double recurrent_state_gb(const ModelSpec& model, int sequences, double bytes);
