@@ -95,7 +95,7 @@ std::string pooled_floor_reason(const FloorBackend* own, const std::string& back
 void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded) {
   if (!c.engine) return;
   std::string backend = c.backend.empty() ? backend_of(*d.query.target) : c.backend;
-  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend, offloaded);
+  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend, offloaded, d.query.accelerator ? memory_class_of(*d.query.accelerator) : "");
   double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
   m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
   // Tensor parallel: every layer of every decode step also waits on its all-reduces and the
@@ -137,6 +137,13 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
                                       !floor.pooled            ? ""
                                       : floor.efficiency <= 0 ? pooled_floor_reason(calibration_of(d).floor_backend(c.engine->id, backend), backend)
                                                               : ", pooled");
+  }
+  // An MoE's step also routes each token and dispatches its experts, layer by layer: fitted on the
+  // engine's single-GPU MoE runs (serving engines' term is already fitted on their runs, mostly MoE).
+  const StepFloor* moe = d.query.model && d.query.model->moe() && !tensor_parallel && !paged(c) ? calibration_of(d).moe_term(c.engine->id) : nullptr;
+  if (m.forecast_tok_s > 0 && moe && layers > 0) {
+    m.forecast_tok_s = m.running / (m.running / m.forecast_tok_s + layers * moe->layer_s);
+    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for MoE routing ({} runs: {})", moe->layer_s * 1e6, moe->rows, moe->source);
   }
   if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
 }

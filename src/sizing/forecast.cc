@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "qsel/model/model_spec.h"
 #include "qsel/sizing/placement.h"
 #include "qsel/core/json_number.h"
 
@@ -53,6 +54,34 @@ std::string interconnect_of(const Record& accelerator) {
 
 std::string backend_of(const Record& target) { return target.str("platform"); }
 
+std::string memory_class_of(const Record& accelerator) {
+  std::string t = accelerator.str("memory_type");
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (t.empty()) return "";
+  return t.rfind("hbm", 0) == 0 ? "hbm" : "non-hbm";
+}
+
+std::vector<GroupKey> efficiency_order(const std::string& engine, const std::string& backend, const std::string& memory, bool offload,
+                                       bool backend_term) {
+  std::vector<GroupKey> order;
+  std::string mode = offload ? "|offload" : "";
+  if (offload)  // offload runs are bound by system RAM: the part's memory does not split them
+    order.insert(order.end(), {{engine + "|" + backend + mode, fmt::format("{} on {}", engine, backend) + ", offload runs"},
+                               {engine + mode, fmt::format("{} (every backend)", engine) + ", offload runs"},
+                               {"*" + mode, "every engine, offload runs"}});
+  std::string full = offload ? ", full-GPU runs" : "";
+  if (!memory.empty()) {
+    std::string parts = memory == "hbm" ? "HBM parts" : "parts without HBM";
+    order.push_back({engine + "|" + backend + "#" + memory, fmt::format("{} on {}, {}{}", engine, backend, parts, full)});
+    if (!backend_term)  // fitted at the engine's term: not a pair for a backend's own
+      order.push_back({engine + "#" + memory, fmt::format("{} (every backend), {}{}", engine, parts, full)});
+  }
+  order.insert(order.end(), {{engine + "|" + backend, fmt::format("{} on {}{}", engine, backend, full)},
+                             {engine, fmt::format("{} (every backend){}", engine, full)},
+                             {"*", "every engine" + full}});
+  return order;
+}
+
 std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
   std::vector<SpeedRow> out;
   for (const Record* b : g.of_kind(Kind::Benchmark)) {
@@ -74,18 +103,29 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     SpeedRow r;
     r.record = b;
     r.unverified = unverified;
+    r.moe = share < 1;
     r.engine = b->str("engine");
     r.backend = s.value("backend", "");
     if (r.backend.empty() && a)
       if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
+    if (a) r.memory = memory_class_of(*a);
     r.measured_tok_s = number_or(s, "tok_s");
     r.layers = number_or(s, "layers") > 0 ? static_cast<int>(number_or(s, "layers")) : model ? static_cast<int>(number_or(model->data, "layers")) : 0;
     int gpu_layers = static_cast<int>(number_or(s, "gpu_layers")), total = static_cast<int>(number_or(s, "total_layers"));
+    double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
+    double in_ram = 0;  // GB a token reads from system RAM
     if (total > 0 && gpu_layers < total) {
-      double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
-      double on_gpu = bytes * gpu_layers / total;
+      in_ram = bytes * (total - gpu_layers) / total;
+    } else if (int cpu_moe = static_cast<int>(number_or(s, "cpu_moe_layers")); cpu_moe > 0 && model) {
+      // --n-cpu-moe N: the routed experts of the first N layers stay in RAM; a token reads its k of them there.
+      ModelSpec m = model_from_record(*model);
+      if (!m.moe() || m.layers <= 0 || m.params_b <= 0 || m.active_experts <= 0) continue;  // no expert shape to split the bytes by
+      double gb_per_param = weights / m.params_b;
+      in_ram = std::min(bytes, std::min(cpu_moe, m.layers) / static_cast<double>(m.layers) * m.active_experts * m.params_per_expert_b() * gb_per_param);
+    }
+    if (in_ram > 0) {
       r.offload = true;
-      r.ceiling_tok_s = 1 / (on_gpu / bw + (bytes - on_gpu) / ram_bw);
+      r.ceiling_tok_s = 1 / ((bytes - in_ram) / bw + in_ram / ram_bw);
     } else {
       r.ceiling_tok_s = bw / bytes;
     }
@@ -271,16 +311,18 @@ std::map<std::string, std::vector<double>> engine_groups(const std::vector<const
     double x = ratio_without(*r, layer_s);
     g[r->engine + "|" + r->backend + mode].push_back(x);
     g[r->engine + mode].push_back(x);
+    if (!r->offload && !r->memory.empty()) {
+      g[r->engine + "|" + r->backend + "#" + r->memory].push_back(x);
+      g[r->engine + "#" + r->memory].push_back(x);
+    }
   }
   return g;
 }
 
 // The efficiency an engine's row is forecast with from its own groups, in for_engine's order.
 double engine_efficiency(const std::map<std::string, std::vector<double>>& g, const SpeedRow& r) {
-  std::vector<std::string> order = {r.engine + "|" + r.backend, r.engine};
-  if (r.offload) order.insert(order.begin(), {r.engine + "|" + r.backend + "|offload", r.engine + "|offload"});
-  for (const auto& key : order)
-    if (auto it = g.find(key); it != g.end() && static_cast<int>(it->second.size()) >= kMinRows) return median(it->second);
+  for (const GroupKey& k : efficiency_order(r.engine, r.backend, r.memory, r.offload, false))
+    if (auto it = g.find(k.key); it != g.end() && static_cast<int>(it->second.size()) >= kMinRows) return median(it->second);
   return 0;
 }
 
@@ -326,17 +368,40 @@ namespace {
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 // One engine's runs on one backend, with run `skip` left out: the efficiencies at `layer_s` (full-GPU
-// runs; offload runs, 0 with fewer than three), read as engine_efficiency reads its groups, without the
-// string-keyed groups: the adoption check below runs this some ten thousand times per fit.
-std::pair<double, double> backend_efficiencies(const std::vector<const SpeedRow*>& rows, double layer_s, std::size_t skip) {
+// runs, and per memory class where a class has three; offload runs, 0 with fewer than three), read as
+// engine_efficiency reads its groups, without the string-keyed groups: the adoption check below runs
+// this some ten thousand times per fit.
+struct BackendEfficiencies {
+  double full = 0, offload = 0;
+  std::map<std::string, double> by_memory;
+  double for_row(const SpeedRow& r) const {
+    if (r.offload && offload > 0) return offload;
+    if (auto it = by_memory.find(r.memory); !r.offload && it != by_memory.end()) return it->second;
+    return full;
+  }
+  bool physical() const {
+    return full <= 1.0 && offload <= 1.0 && std::all_of(by_memory.begin(), by_memory.end(), [](const auto& m) { return m.second <= 1.0; });
+  }
+};
+
+BackendEfficiencies backend_efficiencies(const std::vector<const SpeedRow*>& rows, double layer_s, std::size_t skip) {
   std::vector<double> full, offload;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (i != skip) (rows[i]->offload ? offload : full).push_back(ratio_without(*rows[i], layer_s));
-  return {static_cast<int>(full.size()) >= kMinRows ? median(full) : 0.0, static_cast<int>(offload.size()) >= kMinRows ? median(offload) : 0.0};
+  std::map<std::string, std::vector<double>> memory;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i == skip) continue;
+    double x = ratio_without(*rows[i], layer_s);
+    (rows[i]->offload ? offload : full).push_back(x);
+    if (!rows[i]->offload && !rows[i]->memory.empty()) memory[rows[i]->memory].push_back(x);
+  }
+  auto med = [](const std::vector<double>& v) { return static_cast<int>(v.size()) >= kMinRows ? median(v) : 0.0; };
+  BackendEfficiencies e{med(full), med(offload), {}};
+  for (const auto& [m, v] : memory)
+    if (static_cast<int>(v.size()) >= kMinRows) e.by_memory[m] = median(v);
+  return e;
 }
 
-double backend_row_error(const SpeedRow& r, std::pair<double, double> e, double layer_s) {
-  double efficiency = r.offload && e.second > 0 ? e.second : e.first;
+double backend_row_error(const SpeedRow& r, const BackendEfficiencies& e, double layer_s) {
+  double efficiency = e.for_row(r);
   return efficiency > 0 ? std::fabs(predicted(r, efficiency, layer_s) - r.measured_tok_s) / r.measured_tok_s : -1;
 }
 
@@ -346,7 +411,7 @@ double best_backend_floor(const std::vector<const SpeedRow*>& rows, std::size_t 
   for (int us = 0; us <= kFloorMaxUs; us += kFloorStepUs) {
     double layer_s = us * 1e-6;
     auto e = backend_efficiencies(rows, layer_s, skip);
-    if (us > 0 && (e.first > 1.0 || e.second > 1.0)) break;  // past the bandwidth: not physical (best_floor)
+    if (us > 0 && !e.physical()) break;  // past the bandwidth: not physical (best_floor)
     std::vector<double> errors;
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (i != skip)
@@ -359,20 +424,36 @@ double best_backend_floor(const std::vector<const SpeedRow*>& rows, std::size_t 
 
 }  // namespace
 
-Calibration::Calibration(const std::vector<SpeedRow>& rows, FloorFit fit, const std::set<std::string>* adopt) {
+Calibration::Calibration(const std::vector<SpeedRow>& all, FloorFit fit, const std::set<std::string>* adopt) {
+  // With a per-layer term, an MoE's runs give the cost of its routing and expert dispatch per layer (fit_moe),
+  // and the efficiencies and terms below are fitted on dense runs: a run that pays that cost would read as a
+  // lower efficiency for every model of its group. The plain every-engine figures keep every run.
+  std::vector<SpeedRow> rows;
+  std::vector<const SpeedRow*> moe;
+  for (const auto& r : all) {
+    std::string mode = r.offload ? "|offload" : "";
+    groups_[std::string("*") + mode].push_back(r.ratio());
+    if (fit != FloorFit::none && r.moe)
+      moe.push_back(&r);
+    else
+      rows.push_back(r);
+  }
   std::map<std::string, std::vector<const SpeedRow*>> by_engine;
   for (const auto& r : rows) {
     std::string mode = r.offload ? "|offload" : "";
     groups_[r.engine + "|" + r.backend + mode].push_back(r.ratio());
     groups_[r.engine + mode].push_back(r.ratio());
-    groups_[std::string("*") + mode].push_back(r.ratio());
+    if (!r.offload && !r.memory.empty()) {
+      groups_[r.engine + "|" + r.backend + "#" + r.memory].push_back(r.ratio());
+      groups_[r.engine + "#" + r.memory].push_back(r.ratio());
+    }
     by_engine[r.engine].push_back(&r);
   }
   if (fit == FloorFit::none) return;
   // Every engine together (what an engine with no rows of its own falls back to): the same joint fit
   // over all rows as one group, kept beside the plain "*" figures.
   std::vector<SpeedRow> pooled(rows);
-  for (auto& r : pooled) r.engine = "*", r.backend = "";
+  for (auto& r : pooled) r.engine = "*", r.backend = "", r.memory = "";  // the memory classes are an engine's own kernels' (llama.cpp's reach less of HBM)
   std::vector<const SpeedRow*> pooled_ptrs;
   for (const auto& r : pooled) pooled_ptrs.push_back(&r);
   by_engine["\x01pooled"] = pooled_ptrs;
@@ -430,19 +511,46 @@ Calibration::Calibration(const std::vector<SpeedRow>& rows, FloorFit fit, const 
     }
     for (const auto& [backend, layer_s] : own)
       for (auto& [key, values] : engine_groups(by_backend[backend], layer_s))
-        if (key == engine + "|" + backend || key == engine + "|" + backend + "|offload") groups_[key] = values;
+        if (key.rfind(engine + "|" + backend, 0) == 0) groups_[key] = values;  // ENGINE|BACKEND, its offload and memory-class groups
   }
+  fit_moe(moe);
+}
+
+// Each engine's MoE runs on one GPU: what a step took beyond the forecast the dense fit gives it, per layer;
+// and every engine's MoE runs together against the forecast an engine with no runs of its own gets.
+void Calibration::fit_moe(const std::vector<const SpeedRow*>& rows) {
+  std::map<std::string, std::vector<double>> per_layer;
+  auto beyond = [](const SpeedRow& r, double dense) { return std::max(0.0, (1 / r.measured_tok_s - 1 / dense) / r.layers); };
+  double pooled_e = pooled_floor_.efficiency > 0 ? pooled_floor_.efficiency : for_engine("", "", false).value;
+  for (const SpeedRow* r : rows) {
+    if (r->offload || r->layers <= 0) continue;
+    if (double dense = forecast_of(*this, *r); dense > 0) per_layer[r->engine].push_back(beyond(*r, dense));
+    if (pooled_e > 0) per_layer["*"].push_back(beyond(*r, predicted(*r, pooled_e, pooled_floor_.layer_s)));
+  }
+  for (const auto& [engine, values] : per_layer)
+    if (static_cast<int>(values.size()) >= kMinRows)
+      moe_[engine] = {median(values), static_cast<int>(values.size()), engine == "*" ? "every engine's single-GPU MoE runs" : engine + "'s single-GPU MoE runs",
+                      "", engine == "*"};
+}
+
+const StepFloor* Calibration::moe_term(const std::string& engine) const {
+  auto it = moe_.find(engine);
+  if (it == moe_.end() && !groups_.count(engine)) it = moe_.find("*");  // an engine with no runs of its own: every engine's
+  return it != moe_.end() ? &it->second : nullptr;
 }
 
 double forecast_of(const Calibration& c, const SpeedRow& r) {
-  Efficiency e = c.for_engine(r.engine, r.backend, r.offload);
+  Efficiency e = c.for_engine(r.engine, r.backend, r.offload, r.memory);
   const StepFloor& f = c.step_floor(r.engine, r.backend, false);
   double efficiency = e.value, layer_s = 0;
   if (f.layer_s > 0 && (f.efficiency <= 0 || e.pooled)) {
     layer_s = f.layer_s;
     if (f.efficiency > 0) efficiency = r.offload && f.offload_efficiency > 0 ? f.offload_efficiency : f.efficiency;
   }
-  return efficiency > 0 ? predicted(r, efficiency, layer_s) : 0;
+  if (efficiency <= 0) return 0;
+  double rate = predicted(r, efficiency, layer_s);
+  if (const StepFloor* moe = r.moe ? c.moe_term(r.engine) : nullptr) rate = 1 / (1 / rate + r.layers * moe->layer_s);
+  return rate;
 }
 
 const FloorBackend* Calibration::floor_backend(const std::string& engine, const std::string& backend) const {
@@ -501,23 +609,11 @@ std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& sp
   return out;
 }
 
-Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload) const {
-  std::string mode = offload ? "|offload" : "";
-  struct Try {
-    std::string key, basis;
-  };
-  std::vector<Try> order = {{engine + "|" + backend + mode, fmt::format("{} on {}", engine, backend)},
-                            {engine + mode, fmt::format("{} (every backend)", engine)},
-                            {std::string("*") + mode, "every engine"}};
-  if (offload)  // offload runs are few: fall back to the full-GPU figures before pooling engines
-    order.insert(order.end(), {{engine + "|" + backend, fmt::format("{} on {}, full-GPU runs", engine, backend)},
-                               {engine, fmt::format("{} (every backend), full-GPU runs", engine)},
-                               {"*", "every engine, full-GPU runs"}});
-  for (const auto& t : order) {
-    auto it = groups_.find(t.key);
+Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload, const std::string& memory) const {
+  for (const GroupKey& k : efficiency_order(engine, backend, memory, offload, floors_.count(engine + "|" + backend) > 0)) {
+    auto it = groups_.find(k.key);
     if (it != groups_.end() && static_cast<int>(it->second.size()) >= kMinRows)
-      return {median(it->second), static_cast<int>(it->second.size()), t.basis + (offload && t.key.find("|offload") != std::string::npos ? ", offload runs" : ""),
-              t.key[0] == '*'};
+      return {median(it->second), static_cast<int>(it->second.size()), k.basis, k.key[0] == '*'};
   }
   return {};
 }
@@ -542,30 +638,38 @@ std::set<std::string> Calibration::adopted_floors() const {
   return out;
 }
 
-std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows, bool refit_adoption) {
+std::vector<HeldOutRow> held_out_rows(const std::vector<SpeedRow>& rows, bool refit_adoption) {
   std::set<std::string> fixed;
   if (!refit_adoption) fixed = Calibration(rows).adopted_floors();
-  struct Errors {
-    std::vector<double> forecast, ceiling, no_floor, engine_floor;
-  };
-  std::map<std::pair<std::string, std::string>, Errors> errors;
+  std::vector<HeldOutRow> out;
   for (std::size_t i = 0; i < rows.size(); ++i) {  // leave one out: fit on every other row (terms and efficiencies), predict this one
     const SpeedRow& r = rows[i];
     std::vector<SpeedRow> train;
     train.reserve(rows.size());
     for (std::size_t j = 0; j < rows.size(); ++j)
       if (j != i) train.push_back(rows[j]);
-    double rate = forecast_of(Calibration(train, FloorFit::per_backend, refit_adoption ? nullptr : &fixed), r);
-    double per_engine = forecast_of(Calibration(train, FloorFit::per_engine), r);
-    Efficiency plain = Calibration(train, FloorFit::none).for_engine(r.engine, r.backend, r.offload);
-    if (rate <= 0 || per_engine <= 0 || plain.value <= 0) continue;
-    auto error = [&](double x) { return std::fabs(x - r.measured_tok_s) / r.measured_tok_s; };
+    HeldOutRow h{&r};
+    h.forecast = forecast_of(Calibration(train, FloorFit::per_backend, refit_adoption ? nullptr : &fixed), r);
+    h.engine_floor = forecast_of(Calibration(train, FloorFit::per_engine), r);
+    h.no_floor = r.ceiling_tok_s * Calibration(train, FloorFit::none).for_engine(r.engine, r.backend, r.offload, r.memory).value;
+    if (h.forecast > 0 && h.engine_floor > 0 && h.no_floor > 0) out.push_back(h);
+  }
+  return out;
+}
+
+std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows, bool refit_adoption) {
+  struct Errors {
+    std::vector<double> forecast, ceiling, no_floor, engine_floor;
+  };
+  std::map<std::pair<std::string, std::string>, Errors> errors;
+  for (const HeldOutRow& h : held_out_rows(rows, refit_adoption)) {
+    const SpeedRow& r = *h.row;
     for (const auto& key : {std::pair(r.engine, r.backend + (r.offload ? ", offload" : "")), std::pair(std::string(), std::string())}) {
       Errors& x = errors[key];
-      x.forecast.push_back(error(rate));
-      x.ceiling.push_back(error(r.ceiling_tok_s));
-      x.no_floor.push_back(error(r.ceiling_tok_s * plain.value));
-      x.engine_floor.push_back(error(per_engine));
+      x.forecast.push_back(h.error(h.forecast));
+      x.ceiling.push_back(h.error(r.ceiling_tok_s));
+      x.no_floor.push_back(h.error(h.no_floor));
+      x.engine_floor.push_back(h.error(h.engine_floor));
     }
   }
   std::vector<HeldOutGroup> out;

@@ -4,6 +4,7 @@
 // one ratio measured / ceiling, and the median per engine and backend is the
 // efficiency a forecast multiplies the ceiling by.
 #pragma once
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -18,11 +19,13 @@ namespace qsel {
 struct SpeedRow {
   const Record* record = nullptr;
   std::string engine, backend;  // engine id; platform the run used (cuda, metal, vulkan …)
+  std::string memory;           // the part's memory class (memory_class_of): hbm, non-hbm; "" unknown
   double measured_tok_s = 0;
   double ceiling_tok_s = 0;     // bandwidth / bytes read per token (split between GPU and RAM when offloaded)
   bool offload = false;         // part of the model ran from system RAM
   bool unverified = false;      // graded unverified: no attributable source; kept out of the calibration
   int layers = 0;               // transformer blocks (speed.layers, else the model record's); 0 unknown: no per-layer term
+  bool moe = false;             // an MoE: fewer active parameters than total (its routing cost per layer: Calibration::moe_term)
   double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
 };
 
@@ -132,9 +135,17 @@ class Calibration {
   // `adopt`, when given, names the "ENGINE|BACKEND" terms to adopt instead of deciding it here (each
   // backend's runs held out in turn): a held-out table over many rows fixes it once from every row.
   explicit Calibration(const std::vector<SpeedRow>& rows, FloorFit fit = FloorFit::per_backend, const std::set<std::string>* adopt = nullptr);
+  // The cost per layer an MoE's step adds to the dense forecast on one GPU (routing, expert dispatch), fitted
+  // on the engine's single-GPU MoE runs (three at least); for an engine with no runs of its own, the term
+  // every engine's MoE runs give against the pooled forecast (pooled true); nullptr when the engine has runs
+  // but fewer than three MoE runs, or the fit has no per-layer term. The efficiencies and per-layer terms
+  // are fitted on dense runs, so that a routing cost is not read as a lower efficiency for every model.
+  const StepFloor* moe_term(const std::string& engine) const;
   // The "ENGINE|BACKEND" terms this fit adopted.
   std::set<std::string> adopted_floors() const;
-  Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload) const;
+  // `memory` is the part's memory class (memory_class_of): an engine's runs on parts of one class come
+  // first where there are three, as an engine's kernels may reach less of HBM than of GDDR at batch 1.
+  Efficiency for_engine(const std::string& engine, const std::string& backend, bool offload, const std::string& memory = "") const;
   // The per-layer step term a single-GPU forecast on `engine` and `backend` adds: the backend's own where
   // it has one, else the engine's over every backend (pooled), else, for a serving engine, the term
   // fitted on serving engines' single-GPU runs (fit_serving_floor), else the term fitted on every
@@ -162,6 +173,8 @@ class Calibration {
   std::map<std::string, TpSync> tp_by_link_;  // adopted classes only
   std::vector<TpClass> tp_classes_;
   std::vector<FloorBackend> floor_backends_;  // every backend with kMinFloorRows runs, adopted or not
+  std::map<std::string, StepFloor> moe_;      // per engine: MoE routing cost per layer
+  void fit_moe(const std::vector<const SpeedRow*>& rows);
 };
 
 // What docs/performance-model.md reports (tests/sizing/forecast_test.cc checks it):
@@ -182,6 +195,14 @@ struct HeldOutGroup {
   double no_floor_error = 0, no_floor_p90 = 0;  // the same for the forecast without the per-layer step term (plain efficiencies)
   double engine_floor_error = 0, engine_floor_p90 = 0;  // the same with one term per engine across its backends (FloorFit::per_engine)
 };
+// One row predicted from a fit on every other row (leave one out): the forecast as qsel makes it, with one
+// per-layer term per engine, and with no term (plain median efficiencies). `row` points into the input.
+struct HeldOutRow {
+  const SpeedRow* row = nullptr;
+  double forecast = 0, engine_floor = 0, no_floor = 0;  // tok/s
+  double error(double predicted) const { return std::fabs(predicted - row->measured_tok_s) / row->measured_tok_s; }
+};
+std::vector<HeldOutRow> held_out_rows(const std::vector<SpeedRow>& rows, bool refit_adoption = true);
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows, bool refit_adoption = true);  // per group, then "all" last
 
 // The tensor-parallel runs predicted each from a fit on all the others (leave one out), per
@@ -210,6 +231,24 @@ struct FloorHeldOut {
   double without_median = 0, with_median = 0;
 };
 std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows);
+
+// The memory class of an accelerator, from its `memory_type`: "hbm" for stacked memory (HBM2, HBM2e, HBM3,
+// HBM3e), "non-hbm" for any other recorded memory, "" when none is recorded. HBM has many channels and a long latency, so a batch-1 kernel needs more bytes in flight
+// to reach its bandwidth: llama.cpp's runs on A100, H100, A30, V100, MI100, MI210 and Radeon Pro VII reach
+// 0.30-0.55 of it, its runs on GDDR and LPDDR parts 0.6-0.9 (docs/performance-model.md). GDDR and LPDDR
+// (unified) parts are not split: the runs do not separate them, and a split of 13 Vulkan runs three ways
+// predicted them worse held out.
+std::string memory_class_of(const Record& accelerator);
+
+// The efficiency groups a forecast reads, most specific first, with the basis each names: the engine's
+// offload runs (offload only), its runs on this backend and memory class, on this memory class over every
+// backend (not where the backend has a per-layer term of its own: those groups are fitted at the engine's),
+// on this backend, over every backend, and every engine's. Keys: "ENGINE|BACKEND#MEMORY" …
+struct GroupKey {
+  std::string key, basis;
+};
+std::vector<GroupKey> efficiency_order(const std::string& engine, const std::string& backend, const std::string& memory, bool offload,
+                                       bool backend_term);
 
 // The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
 std::string backend_of(const Record& target);
