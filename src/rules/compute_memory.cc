@@ -140,10 +140,13 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   }
   // An MoE's step also routes each token and dispatches its experts, layer by layer: fitted on the
   // engine's single-GPU MoE runs (serving engines' term is already fitted on their runs, mostly MoE).
-  const StepFloor* moe = d.query.model && d.query.model->moe() && !tensor_parallel && !paged(c) ? calibration_of(d).moe_term(c.engine->id) : nullptr;
-  if (m.forecast_tok_s > 0 && moe && layers > 0) {
-    m.forecast_tok_s = m.running / (m.running / m.forecast_tok_s + layers * moe->layer_s);
-    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for MoE routing ({} runs: {})", moe->layer_s * 1e6, moe->rows, moe->source);
+  const Calibration::MoeTerm* moe =
+      d.query.model && d.query.model->moe() && !tensor_parallel && !paged(c) ? calibration_of(d).moe_term(c.engine->id) : nullptr;
+  double bw = d.query.accelerator ? d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0) : 0;
+  if (m.forecast_tok_s > 0 && moe && layers > 0 && bw > 0) {
+    m.forecast_tok_s = m.running / (m.running / m.forecast_tok_s + layers * moe->layer_s(bw));
+    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for MoE routing ({:.0f} MB a layer at {:.0f} GB/s; {} runs: {})",
+                                      moe->layer_s(bw) * 1e6, moe->layer_gb * 1e3, bw, moe->rows, moe->source);
   }
   if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
 }

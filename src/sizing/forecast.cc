@@ -104,6 +104,7 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     r.record = b;
     r.unverified = unverified;
     r.moe = share < 1;
+    r.bandwidth_gbs = bw;
     r.engine = b->str("engine");
     r.backend = s.value("backend", "");
     if (r.backend.empty() && a)
@@ -516,24 +517,25 @@ Calibration::Calibration(const std::vector<SpeedRow>& all, FloorFit fit, const s
   fit_moe(moe);
 }
 
-// Each engine's MoE runs on one GPU: what a step took beyond the forecast the dense fit gives it, per layer;
-// and every engine's MoE runs together against the forecast an engine with no runs of its own gets.
+// Each engine's MoE runs on one GPU: what a step took beyond the forecast the dense fit gives it, per layer,
+// in bytes at the part's bandwidth; and every engine's MoE runs together against the forecast an engine
+// with no runs of its own gets.
 void Calibration::fit_moe(const std::vector<const SpeedRow*>& rows) {
   std::map<std::string, std::vector<double>> per_layer;
-  auto beyond = [](const SpeedRow& r, double dense) { return std::max(0.0, (1 / r.measured_tok_s - 1 / dense) / r.layers); };
+  auto beyond = [](const SpeedRow& r, double dense) { return std::max(0.0, (1 / r.measured_tok_s - 1 / dense) / r.layers) * r.bandwidth_gbs; };
   double pooled_e = pooled_floor_.efficiency > 0 ? pooled_floor_.efficiency : for_engine("", "", false).value;
   for (const SpeedRow* r : rows) {
-    if (r->offload || r->layers <= 0) continue;
+    if (r->offload || r->layers <= 0 || r->bandwidth_gbs <= 0) continue;
     if (double dense = forecast_of(*this, *r); dense > 0) per_layer[r->engine].push_back(beyond(*r, dense));
     if (pooled_e > 0) per_layer["*"].push_back(beyond(*r, predicted(*r, pooled_e, pooled_floor_.layer_s)));
   }
   for (const auto& [engine, values] : per_layer)
     if (static_cast<int>(values.size()) >= kMinRows)
-      moe_[engine] = {median(values), static_cast<int>(values.size()), engine == "*" ? "every engine's single-GPU MoE runs" : engine + "'s single-GPU MoE runs",
-                      "", engine == "*"};
+      moe_[engine] = {median(values), static_cast<int>(values.size()),
+                      engine == "*" ? "every engine's single-GPU MoE runs" : engine + "'s single-GPU MoE runs", engine == "*"};
 }
 
-const StepFloor* Calibration::moe_term(const std::string& engine) const {
+const Calibration::MoeTerm* Calibration::moe_term(const std::string& engine) const {
   auto it = moe_.find(engine);
   if (it == moe_.end() && !groups_.count(engine)) it = moe_.find("*");  // an engine with no runs of its own: every engine's
   return it != moe_.end() ? &it->second : nullptr;
@@ -549,7 +551,7 @@ double forecast_of(const Calibration& c, const SpeedRow& r) {
   }
   if (efficiency <= 0) return 0;
   double rate = predicted(r, efficiency, layer_s);
-  if (const StepFloor* moe = r.moe ? c.moe_term(r.engine) : nullptr) rate = 1 / (1 / rate + r.layers * moe->layer_s);
+  if (const Calibration::MoeTerm* moe = r.moe ? c.moe_term(r.engine) : nullptr) rate = 1 / (1 / rate + r.layers * moe->layer_s(r.bandwidth_gbs));
   return rate;
 }
 

@@ -26,6 +26,7 @@ struct SpeedRow {
   bool unverified = false;      // graded unverified: no attributable source; kept out of the calibration
   int layers = 0;               // transformer blocks (speed.layers, else the model record's); 0 unknown: no per-layer term
   bool moe = false;             // an MoE: fewer active parameters than total (its routing cost per layer: Calibration::moe_term)
+  double bandwidth_gbs = 0;     // the part's memory bandwidth (the MoE term is read in bytes at it)
   double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
 };
 
@@ -135,12 +136,21 @@ class Calibration {
   // `adopt`, when given, names the "ENGINE|BACKEND" terms to adopt instead of deciding it here (each
   // backend's runs held out in turn): a held-out table over many rows fixes it once from every row.
   explicit Calibration(const std::vector<SpeedRow>& rows, FloorFit fit = FloorFit::per_backend, const std::set<std::string>* adopt = nullptr);
-  // The cost per layer an MoE's step adds to the dense forecast on one GPU (routing, expert dispatch), fitted
-  // on the engine's single-GPU MoE runs (three at least); for an engine with no runs of its own, the term
-  // every engine's MoE runs give against the pooled forecast (pooled true); nullptr when the engine has runs
-  // but fewer than three MoE runs, or the fit has no per-layer term. The efficiencies and per-layer terms
+  // What an MoE's step adds per layer to the dense forecast on one GPU (routing, expert dispatch), as bytes
+  // read at the part's bandwidth: llama.cpp's MoE runs cost 20-170 us per layer beyond a dense model's, and
+  // the cost falls with the part's bandwidth (about 30-50 MB a layer at it, docs/performance-model.md).
+  // Fitted on the engine's single-GPU MoE runs (three at least); for an engine with no runs of its own, the
+  // term every engine's MoE runs give against the pooled forecast (pooled true); nullptr when the engine has
+  // runs but fewer than three MoE runs, or the fit has no per-layer term. The efficiencies and per-layer terms
   // are fitted on dense runs, so that a routing cost is not read as a lower efficiency for every model.
-  const StepFloor* moe_term(const std::string& engine) const;
+  struct MoeTerm {
+    double layer_gb = 0;  // per MoE layer, read at the part's bandwidth: seconds = layer_gb / bandwidth_gbs
+    int rows = 0;
+    std::string source;
+    bool pooled = false;
+    double layer_s(double bandwidth_gbs) const { return bandwidth_gbs > 0 ? layer_gb / bandwidth_gbs : 0; }
+  };
+  const MoeTerm* moe_term(const std::string& engine) const;
   // The "ENGINE|BACKEND" terms this fit adopted.
   std::set<std::string> adopted_floors() const;
   // `memory` is the part's memory class (memory_class_of): an engine's runs on parts of one class come
@@ -173,7 +183,7 @@ class Calibration {
   std::map<std::string, TpSync> tp_by_link_;  // adopted classes only
   std::vector<TpClass> tp_classes_;
   std::vector<FloorBackend> floor_backends_;  // every backend with kMinFloorRows runs, adopted or not
-  std::map<std::string, StepFloor> moe_;      // per engine: MoE routing cost per layer
+  std::map<std::string, MoeTerm> moe_;        // per engine ("*": every engine's): MoE routing cost per layer
   void fit_moe(const std::vector<const SpeedRow*>& rows);
 };
 
