@@ -153,6 +153,7 @@ std::vector<TpRow> decode_rows(const Graph& g, bool single) {
     if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
+    if (s.value("eager", false)) continue;  // not what the engine's default command runs (speed.eager)
     int tp = s.contains("parallel") && s["parallel"].is_object() ? static_cast<int>(number_or(s["parallel"], "tensor")) : 0;
     if (single) {
       const Record* engine = g.find(b->str("engine"));
