@@ -51,6 +51,7 @@ void memory_json(const Memory& m, ojson& j) {
     j["forecast"] = {{"decode_tok_s", std::round(m.forecast_tok_s * 10) / 10}, {"efficiency", std::round(m.efficiency.value * 1000) / 1000},
                      {"measurements", m.efficiency.rows}, {"basis", m.efficiency.basis},
                      {"per_sequence_tok_s", std::round(m.per_sequence_tok_s * 10) / 10}, {"sequences", std::max(1, m.running)}};
+  if (m.forecast_tok_s > 0 && m.forecast_start_tok_s > 0) j["forecast"]["decode_tok_s_start"] = std::round(m.forecast_start_tok_s * 10) / 10;
   if (m.placement) {
     const Placement& p = *m.placement;
     j["placement"] = {{"kind", p.kind}, {"gpu_layers", p.gpu_layers}, {"cpu_moe_layers", p.cpu_moe_layers}, {"layers", p.layers},

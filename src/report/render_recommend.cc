@@ -474,8 +474,13 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   if (!cands.empty() && cands[0].contains("forecast") && cands[0]["forecast"].is_object()) {
     const auto& f = cands[0]["forecast"];
     if (f.value("measurements", 0) > 0 && f.contains("decode_tok_s"))
-      notes.push_back(fmt::format("#1: decode ~{:.0f} tok/s{}, calibrated on {} measurements ({}): {:.2f} of the ~{:.0f} tok/s ceiling",
+      notes.push_back(fmt::format("#1: decode ~{:.0f} tok/s{}{}, calibrated on {} measurements ({}): {:.2f} of the ~{:.0f} tok/s ceiling",
                                   f.value("decode_tok_s", 0.0),
+                                  // the rate at the start of the context, where it differs from the end's to the shown digit
+                                  std::lround(f.value("decode_tok_s_start", 0.0)) > std::lround(f.value("decode_tok_s", 0.0))
+                                      ? fmt::format(" at the end of the {}-token context (~{:.0f} at its start)", r["query"].value("context", 0L),
+                                                    f.value("decode_tok_s_start", 0.0))
+                                      : std::string(),
                                   f.value("sequences", 1) > 1 ? fmt::format(" (~{:.0f} per sequence, {} at once)", f.value("per_sequence_tok_s", 0.0),
                                                                             f.value("sequences", 1))
                                                               : std::string(),
@@ -488,8 +493,8 @@ std::string render_recommend_text(const ojson& r, const Style& st, std::size_t t
   }
   notes.push_back(verbose ? "tok/s = the bandwidth ceiling (bytes read per token) times the efficiency measured for the engine on "
                             "this backend (docs/performance-model.md); ≤N where nothing is measured: the ceiling alone"
-                          : "tok/s: ~N forecast from measurements, ≤N the bandwidth ceiling alone (docs/performance-model.md); "
-                            "-v gives the ranking's order and every exclusion's reason");
+                          : "tok/s: ~N forecast from measurements at the end of the context (its whole KV cache read), ≤N the "
+                            "bandwidth ceiling alone (docs/performance-model.md); -v gives the ranking's order and every exclusion's reason");
   out += section("Notes", notes, st);
   if (!cands.empty() && cands[0].contains("backend_build")) out += section("Build #1", backend_build_lines(cands[0]["backend_build"]), st);
   if (!cands.empty() && !cands[0]["checks"].empty()) {

@@ -181,6 +181,14 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   double tflops = number_or(tf, prec.c_str(), number_or(tf, "fp16"));
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * tp / (2 * model.active_params_b * 1e9);
   forecast(d, c, m, false);
+  // The same forecast at the start of the context, where a step reads no KV cache yet: the forecast above is
+  // the rate at its end, which a user reading "decode tok/s" would otherwise take for the rate they get first.
+  if (m.forecast_tok_s > 0 && m.kv_gb > 0 && bw > 0) {
+    Memory start = m;
+    start.decode_tok_s = batch * bw / (m.weights_gb * active + m.state_gb);
+    forecast(d, c, start, false);
+    m.forecast_start_tok_s = start.forecast_tok_s;
+  }
 }
 
 // The headroom a comfortable fit keeps, per part: --headroom, else the engine's

@@ -36,6 +36,30 @@ TEST_CASE("compute_memory: an MoE's per-sequence decode rate falls with the batc
   CHECK(sixty_four == Approx(28.9).epsilon(0.25));
 }
 
+// The forecast is the rate at the end of --context, its whole KV cache read each step; the rate at its start reads
+// the weights alone. Both come from one calibration: at a short context they agree, at a long one the start is faster
+// by about the share of the bytes the cache adds.
+TEST_CASE("compute_memory: the decode forecast is stated at the end of the context and at its start", "[rules][forecast]") {
+  auto top = [](long context) {
+    Query q = test::corpus_query("rtx-4090", "qwen3-32b", {"llama-cpp"});
+    q.context = context;
+    q.formats = {"gguf-q4-k-m"};
+    Deliberation d = deliberate(embedded_graph(), q);
+    REQUIRE(!d.candidates.empty());
+    REQUIRE(d.candidates.front().memory);
+    return *d.candidates.front().memory;
+  };
+  Memory short_context = top(512), long_context = top(32768);
+  REQUIRE(long_context.forecast_tok_s > 0);
+  REQUIRE(long_context.forecast_start_tok_s > 0);
+  CHECK(long_context.forecast_start_tok_s > 1.1 * long_context.forecast_tok_s);
+  CHECK(long_context.forecast_start_tok_s == Approx(short_context.forecast_start_tok_s).epsilon(0.01));  // the weights alone either way
+  CHECK(short_context.forecast_start_tok_s == Approx(short_context.forecast_tok_s).epsilon(0.02));
+  // The bytes decide the ratio: weights + the cache against the weights alone, less what the per-layer terms hold fixed.
+  double bytes_ratio = (long_context.weights_gb + long_context.kv_gb) / long_context.weights_gb;
+  CHECK(long_context.forecast_start_tok_s / long_context.forecast_tok_s <= bytes_ratio);
+}
+
 // vLLM's recipes raise --gpu-memory-utilization to 0.95 "to maximize KVCache" (engine memory.fraction_raise): a checkpoint
 // that fits only there is a tight fit whose command carries the fraction (and fewer sequences if that is still short),
 // not "no deployment"; one that fits at the default keeps it; a fraction the user chose is never raised.

@@ -87,6 +87,9 @@ struct Memory {
   double compute_tok_s = 0; // compute ceiling at the path's precision (0: unknown)
   double forecast_tok_s = 0;  // the ceiling times the engine's measured efficiency (0: no calibration)
   double per_sequence_tok_s = 0;  // forecast_tok_s over the sequences decoding at once (one user's rate, 1000/TPOT)
+  // forecast_tok_s is the rate at the end of the context, the KV cache of the whole --context read each step;
+  // this is the rate at its start, the weights alone (and any recurrent state). 0: not forecast (offload plans).
+  double forecast_start_tok_s = 0;
   Efficiency efficiency;      // what the forecast rests on
   std::vector<std::string> notes;
   std::vector<LaunchCommand> commands;  // set for a plan that fits, when its engine records how it is launched
