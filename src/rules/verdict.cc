@@ -159,6 +159,22 @@ void kernels_here(const Deliberation& d, const Record& engine, const Record& f, 
 
 }  // namespace
 
+// An engine that once served the format through a path it has since removed (engine `removed`): the older
+// doc that marks it served is shown beside the one that says the path is gone, so that neither is dropped.
+static void removed_lines(const Record& engine, const Record& f, std::vector<std::string>& out) {
+  auto it = engine.data.find("removed");
+  if (it == engine.data.end() || !it->is_array()) return;
+  for (const json& r : *it) {
+    auto formats = r.value("formats", json::array());
+    if (std::find(formats.begin(), formats.end(), f.id) == formats.end()) continue;
+    const json& was = object_field(r, "was");
+    const json& gone = object_field(r, "source");
+    out.push_back(fmt::format("{} served {} through {}, which it has since removed: \"{}\" ({}); an older doc still marks it served "
+                              "({}), kept as the claim of a release that is gone", engine.id, f.id, r.value("path", std::string()),
+                              gone.value("quote", std::string()), gone.value("url", std::string()), was.value("url", std::string())));
+  }
+}
+
 Verdict verdict_for(const Deliberation& d, const Record& f) {
   if (f.str("regime") == "kv-cache") return kv_cache_verdict(d, f);
   Verdict v;
@@ -205,6 +221,8 @@ Verdict verdict_for(const Deliberation& d, const Record& f) {
     refused = true;
     v.reasons.push_back(fmt::format("{} serve{} no {}: it is not among {} formats", fmt::join(not_served, ", "),
                                     not_served.size() == 1 ? "s" : "", f.id, not_served.size() == 1 ? "its" : "their"));
+    for (const auto& id : not_served)
+      if (const Record* e = d.graph.find(id)) removed_lines(*e, f, v.reasons);
   }
   if (!refused && !served_here && !elsewhere.empty()) {
     refused = true;

@@ -226,6 +226,13 @@ TEST_CASE("verdict: unsupported where every engine of the format runs on other p
   Verdict int8 = format_verdict(g, q, *g.find("int8-w8a8"));
   CHECK(int8.value == "unsupported");
   CHECK(has(int8, "trtllm serves no int8-w8a8: it is not among its formats"));
+  // Blind audits 36 #57 and 37 #57: its older precision table marks W8A8 SQ Y, but the TensorRT engine backend that
+  // served it is removed; both are shown, the removal is the verdict.
+  CHECK(has(int8, "trtllm served int8-w8a8 through the TensorRT engine backend"));
+  CHECK(has(int8, "docs/source/legacy/tensorrt-backend-removal.md"));
+  CHECK(has(int8, "docs/source/reference/precision.md"));
+  Verdict fp8 = format_verdict(g, q, *g.find("fp8-per-tensor"));  // a format it serves names no removed path
+  CHECK_FALSE(has(fp8, "since removed"));
   // With every engine allowed, one that serves it runs here: not refused.
   CHECK(format_verdict(g, on_part(g, "h100-sxm"), *g.find("int8-w8a8")).value != "unsupported");
   // Blind audit 32 #60: ExLlamaV3 runs on CUDA, but its EXL3 GEMM needs compute capability 8.0 (cp.async, mma m16n8k16):
