@@ -1,6 +1,8 @@
 // The efficiency fit behind decode forecasts (docs/performance-model.md).
 #include "qsel/sizing/forecast.h"
 
+#include "forecast_fit.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,58 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "qsel/model/model_spec.h"
-#include "qsel/sizing/placement.h"
 #include "qsel/core/json_number.h"
 
 namespace qsel {
 using nlohmann::json;
-namespace {
-
-// The fits take a median some million times (the held-out tables refit inside each fit): selection,
-// not a sort, finds the same middle values in linear time (3/4 of the tables' time was sorting).
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::size_t n = v.size(), h = n / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
-  double upper = v[h];
-  if (n % 2) return upper;
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h)) + upper) / 2;
-}
-
-constexpr int kMinRows = 3;
-
-// The value at rank n x q of the sorted errors (q = 0.5: the upper median; 0.9: the 90th percentile),
-// as tests/sizing/forecast_test.cc has always read the tensor-parallel held-out figures.
-double at_rank(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(static_cast<double>(v.size()) * q))];
-}
-
-// Seconds a run spends per layer beyond reading its weights at efficiency e.
-double layer_term(const TpRow& r, double e) { return std::max(0.0, (1 / r.measured_tok_s - 1 / (e * r.ceiling_tok_s)) / r.layers); }
-
-double tp_error(const TpRow& r, double e, double layer_s) {
-  double predicted = 1 / (1 / (e * r.ceiling_tok_s) + r.layers * layer_s);
-  return std::fabs(predicted - r.measured_tok_s) / r.measured_tok_s;
-}
-
-}  // namespace
-
-std::string interconnect_of(const Record& accelerator) {
-  auto it = accelerator.data.find("interconnect");
-  return it != accelerator.data.end() && it->is_object() ? it->value("link", "") : "";
-}
-
-std::string backend_of(const Record& target) { return target.str("platform"); }
-
-std::string memory_class_of(const Record& accelerator) {
-  std::string t = accelerator.str("memory_type");
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (t.empty()) return "";
-  return t.rfind("hbm", 0) == 0 ? "hbm" : "non-hbm";
-}
+using namespace fit;
 
 std::vector<GroupKey> efficiency_order(const std::string& engine, const std::string& backend, const std::string& memory, bool offload,
                                        bool backend_term) {
@@ -82,215 +37,6 @@ std::vector<GroupKey> efficiency_order(const std::string& engine, const std::str
   return order;
 }
 
-std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
-  std::vector<SpeedRow> out;
-  for (const Record* b : g.of_kind(Kind::Benchmark)) {
-    if (!b->data.contains("speed")) continue;
-    bool unverified = b->str("grade") == "unverified";
-    if (unverified && !with_unverified) continue;
-    const json& s = b->data["speed"];
-    if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
-    const Record* a = g.find(b->str("accelerator"));
-    double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
-    double weights = number_or(s, "weights_gb");
-    const Record* model = g.find(b->str("model_id"));
-    double params = number_or(s, "params_b") > 0 ? number_or(s, "params_b") : model ? number_or(model->data, "params_b") : 0;
-    double active = number_or(s, "active_params_b") > 0 ? number_or(s, "active_params_b")
-                    : model && number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b") : params;
-    if (bw <= 0 || weights <= 0) continue;
-    double share = params > 0 && active > 0 ? std::min(1.0, active / params) : 1;
-    double bytes = weights * share;  // the KV read of a 128-token run is noise next to the weights
-    SpeedRow r;
-    r.record = b;
-    r.unverified = unverified;
-    r.moe = share < 1;
-    r.bandwidth_gbs = bw;
-    r.engine = b->str("engine");
-    r.backend = s.value("backend", "");
-    if (r.backend.empty() && a)
-      if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
-    if (a) r.memory = memory_class_of(*a);
-    r.measured_tok_s = number_or(s, "tok_s");
-    r.layers = number_or(s, "layers") > 0 ? static_cast<int>(number_or(s, "layers")) : model ? static_cast<int>(number_or(model->data, "layers")) : 0;
-    int gpu_layers = static_cast<int>(number_or(s, "gpu_layers")), total = static_cast<int>(number_or(s, "total_layers"));
-    double ram_bw = number_or(s, "ram_bandwidth_gbs") > 0 ? number_or(s, "ram_bandwidth_gbs") : default_host().ram_bandwidth_gbs;
-    double in_ram = 0;  // GB a token reads from system RAM
-    if (total > 0 && gpu_layers < total) {
-      in_ram = bytes * (total - gpu_layers) / total;
-    } else if (int cpu_moe = static_cast<int>(number_or(s, "cpu_moe_layers")); cpu_moe > 0 && model) {
-      // --n-cpu-moe N: the routed experts of the first N layers stay in RAM; a token reads its k of them there.
-      ModelSpec m = model_from_record(*model);
-      if (!m.moe() || m.layers <= 0 || m.params_b <= 0 || m.active_experts <= 0) continue;  // no expert shape to split the bytes by
-      double gb_per_param = weights / m.params_b;
-      in_ram = std::min(bytes, std::min(cpu_moe, m.layers) / static_cast<double>(m.layers) * m.active_experts * m.params_per_expert_b() * gb_per_param);
-    }
-    if (in_ram > 0) {
-      r.offload = true;
-      r.ceiling_tok_s = 1 / ((bytes - in_ram) / bw + in_ram / ram_bw);
-    } else {
-      r.ceiling_tok_s = bw / bytes;
-    }
-    if (r.measured_tok_s > 0 && r.ceiling_tok_s > 0) out.push_back(r);
-  }
-  return out;
-}
-
-// Bits per weight a format record states (bpw.nominal, else its weight bits).
-double stated_bits(const Record* f) {
-  if (!f) return 0;
-  double nominal = f->data.contains("bpw") && f->data["bpw"].is_object() ? number_or(f->data["bpw"], "nominal") : 0;
-  if (nominal > 0) return nominal;
-  return number_or(f->data, "weight_bits");
-}
-
-namespace {
-
-// Batch-1 decode runs with the ceiling from the format's bits: tensor-parallel ones (single false), or
-// one-GPU runs of serving engines (single true).
-std::vector<TpRow> decode_rows(const Graph& g, bool single) {
-  std::vector<TpRow> out;
-  for (const Record* b : g.of_kind(Kind::Benchmark)) {
-    if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
-    const json& s = b->data["speed"];
-    if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
-    if (s.value("eager", false)) continue;  // not what the engine's default command runs (speed.eager)
-    int tp = s.contains("parallel") && s["parallel"].is_object() ? static_cast<int>(number_or(s["parallel"], "tensor")) : 0;
-    if (single) {
-      const Record* engine = g.find(b->str("engine"));
-      if (tp > 1 || number_or(s, "gpus") > 1 || !engine || engine->str("role") != "serving") continue;
-      if (number_or(s, "total_layers") > 0 && number_or(s, "gpu_layers") < number_or(s, "total_layers")) continue;  // offloaded
-      tp = 1;
-    } else if (tp < 2) {
-      continue;
-    }
-    const Record* a = g.find(b->str("accelerator"));
-    const Record* model = g.find(b->str("model_id"));
-    double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
-    double bits = stated_bits(g.find(b->str("format_id")));
-    if (!model || bw <= 0 || bits <= 0) continue;
-    double active = number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b")
-                                                                   : number_or(model->data, "params_b");
-    int layers = static_cast<int>(number_or(model->data, "layers"));
-    if (active <= 0 || layers <= 0) continue;
-    TpRow r;
-    r.record = b;
-    r.engine = b->str("engine");
-    r.backend = s.value("backend", "");
-    if (r.backend.empty() && a)
-      if (const Record* t = g.find(a->str("target"))) r.backend = backend_of(*t);
-    r.measured_tok_s = number_or(s, "tok_s");
-    r.ceiling_tok_s = tp * bw / (active * bits / 8);
-    r.layers = layers;
-    r.tp = tp;
-    r.link = s.value("interconnect", "");
-    if (r.link.empty() && a) r.link = interconnect_of(*a);
-    r.moe = number_or(model->data, "active_params_b") > 0 && number_or(model->data, "active_params_b") < number_or(model->data, "params_b");
-    if (r.measured_tok_s > 0) out.push_back(r);
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<TpRow> tp_rows(const Graph& g) { return decode_rows(g, false); }
-std::vector<TpRow> serving_rows(const Graph& g) { return decode_rows(g, true); }
-
-void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
-  Efficiency all = for_engine("", "", false);
-  double e = all.value > 0 ? all.value : 1;
-  tp_ = {};
-  tp_by_link_.clear();
-  tp_classes_.clear();
-  std::vector<double> per_layer;
-  std::map<std::string, std::vector<std::size_t>> by_link;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    per_layer.push_back(layer_term(rows[i], e));
-    if (!rows[i].link.empty()) by_link[rows[i].link].push_back(i);
-  }
-  if (static_cast<int>(per_layer.size()) < kMinRows) return;
-  tp_ = {median(per_layer), static_cast<int>(per_layer.size()), ""};
-  // A class earns its own figure only if it predicts its own runs better than the pooled one,
-  // each run held out in turn from both (a class left with fewer than three runs falls back).
-  for (const auto& [link, members] : by_link) {
-    TpClass c;
-    c.link = link;
-    c.rows = static_cast<int>(members.size());
-    std::vector<double> own;
-    for (std::size_t i : members) own.push_back(per_layer[i]);
-    c.layer_s = median(own);
-    if (c.rows >= kMinRows) {
-      std::vector<double> class_errors, pooled_errors;
-      for (std::size_t i : members) {
-        std::vector<double> others, others_in_class;
-        for (std::size_t j = 0; j < rows.size(); ++j)
-          if (j != i) others.push_back(per_layer[j]);
-        for (std::size_t j : members)
-          if (j != i) others_in_class.push_back(per_layer[j]);
-        double pooled = median(others);
-        double own_figure = static_cast<int>(others_in_class.size()) >= kMinRows ? median(others_in_class) : pooled;
-        class_errors.push_back(tp_error(rows[i], e, own_figure));
-        pooled_errors.push_back(tp_error(rows[i], e, pooled));
-      }
-      c.held_out_class = at_rank(class_errors, 0.5);
-      c.held_out_pooled = at_rank(pooled_errors, 0.5);
-      c.adopted = c.held_out_class < c.held_out_pooled;
-      if (c.adopted) tp_by_link_[link] = {c.layer_s, c.rows, link};
-    }
-    tp_classes_.push_back(c);
-  }
-}
-
-const TpSync& Calibration::tensor_parallel(const std::string& link) const {
-  auto it = link.empty() ? tp_by_link_.end() : tp_by_link_.find(link);
-  return it != tp_by_link_.end() ? it->second : tp_;
-}
-
-namespace {
-// Leave one run out at a time: a copy of `base` refitted (`refit`) on every other run, then `visit`ed with the run it
-// did not see.
-template <class Visit>
-void leave_one_out(const Calibration& base, const std::vector<TpRow>& rows, void (Calibration::*refit)(const std::vector<TpRow>&),
-                   Visit visit) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<TpRow> others = rows;
-    others.erase(others.begin() + static_cast<long>(i));
-    Calibration c = base;
-    (c.*refit)(others);
-    visit(c, rows[i]);
-  }
-}
-}  // namespace
-
-std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
-  Calibration base(speed);
-  double e = base.for_engine("", "", false).value;
-  if (e <= 0) e = 1;
-  struct Errors {
-    std::vector<double> pooled, fitted, bandwidth;
-  };
-  std::map<std::string, Errors> errors;
-  leave_one_out(base, rows, &Calibration::fit_tensor_parallel, [&](const Calibration& c, const TpRow& r) {
-    double pooled = tp_error(r, e, c.tensor_parallel().layer_s), fitted = tp_error(r, e, c.tensor_parallel(r.link).layer_s);
-    double bandwidth = std::fabs(e * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;
-    std::vector<std::string> keys = {std::string()};
-    if (!r.link.empty()) keys.push_back(r.link);  // an unknown link counts in every run's row only
-    for (const std::string& key : keys) {
-      Errors& x = errors[key];
-      x.pooled.push_back(pooled);
-      x.fitted.push_back(fitted);
-      x.bandwidth.push_back(bandwidth);
-    }
-  });
-  std::vector<TpHeldOut> out;
-  auto row = [](const std::string& link, const Errors& x) {
-    return TpHeldOut{link, static_cast<int>(x.pooled.size()), at_rank(x.pooled, 0.5), at_rank(x.pooled, 0.9),
-                     at_rank(x.fitted, 0.5), at_rank(x.fitted, 0.9), at_rank(x.bandwidth, 0.5)};
-  };
-  for (const auto& [link, x] : errors)
-    if (!link.empty()) out.push_back(row(link, x));
-  if (auto all = errors.find(""); all != errors.end()) out.push_back(row("", all->second));
-  return out;
-}
 
 namespace {
 
@@ -566,50 +312,6 @@ const StepFloor& Calibration::step_floor(const std::string& engine, const std::s
   if (auto it = floors_.find(engine + "|" + backend); it != floors_.end()) return it->second;
   if (auto it = floors_.find(engine); it != floors_.end()) return it->second;
   return serving && serving_floor_.layer_s > 0 ? serving_floor_ : pooled_floor_;
-}
-
-// The efficiency the serving term is fitted at and forecast with: the every-engine figure with the
-// pooled per-layer term taken out, else the plain every-engine figure.
-static double serving_efficiency(const Calibration& c, double* offload) {
-  const StepFloor& pooled = c.step_floor("", "", false);
-  if (pooled.efficiency > 0) {
-    *offload = pooled.offload_efficiency;
-    return pooled.efficiency;
-  }
-  *offload = 0;
-  double e = c.for_engine("", "", false).value;
-  return e > 0 ? e : 1;
-}
-
-void Calibration::fit_serving_floor(const std::vector<TpRow>& rows) {
-  double offload = 0, e = serving_efficiency(*this, &offload);
-  std::vector<double> per_layer;
-  for (const TpRow& r : rows) per_layer.push_back(layer_term(r, e));
-  serving_floor_ = static_cast<int>(per_layer.size()) >= kMinRows
-                       ? StepFloor{median(per_layer), static_cast<int>(per_layer.size()), "serving engines' single-GPU runs", "", true, e, offload}
-                       : StepFloor{};
-}
-
-std::vector<FloorHeldOut> serving_floor_held_out(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows) {
-  Calibration base(speed);
-  double offload = 0, e = serving_efficiency(base, &offload);
-  double plain = base.for_engine("", "", false).value;
-  if (plain <= 0) plain = 1;
-  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> errors;
-  leave_one_out(base, rows, &Calibration::fit_serving_floor, [&](const Calibration& c, const TpRow& r) {
-    double with = tp_error(r, e, c.step_floor(r.engine, r.backend, true).layer_s);
-    double without = std::fabs(plain * r.ceiling_tok_s - r.measured_tok_s) / r.measured_tok_s;  // the forecast before the term
-    for (const auto& key : {std::pair(r.engine, r.backend), std::pair(std::string(), std::string())}) {
-      errors[key].first.push_back(without);
-      errors[key].second.push_back(with);
-    }
-  });
-  std::vector<FloorHeldOut> out;
-  for (const auto& [key, x] : errors)
-    if (!key.first.empty()) out.push_back({key.first, key.second, static_cast<int>(x.first.size()), median(x.first), median(x.second)});
-  if (auto all = errors.find({}); all != errors.end())
-    out.push_back({"", "", static_cast<int>(all->second.first.size()), median(all->second.first), median(all->second.second)});
-  return out;
 }
 
 Efficiency Calibration::for_engine(const std::string& engine, const std::string& backend, bool offload, const std::string& memory) const {

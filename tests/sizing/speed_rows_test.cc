@@ -1,0 +1,50 @@
+// The rows the forecast is fitted on (src/sizing/speed_rows.cc): which benchmark records give a decode row, with
+// what ceiling, memory class and offload.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "qsel/graph/embedded_graph.h"
+#include "qsel/graph/graph.h"
+#include "qsel/sizing/forecast.h"
+
+using namespace qsel;
+
+TEST_CASE("forecast: unverified rows stay out of the calibration unless asked for", "[rules][forecast]") {
+  const Graph& g = embedded_graph();
+  auto attributable = speed_rows(g), all = speed_rows(g, true);
+  CHECK(std::none_of(attributable.begin(), attributable.end(), [](const SpeedRow& r) { return r.unverified; }));
+  auto unverified = std::count_if(all.begin(), all.end(), [](const SpeedRow& r) { return r.unverified; });
+  CHECK(unverified > 0);
+  CHECK(all.size() == attributable.size() + static_cast<std::size_t>(unverified));
+  for (const SpeedRow& r : all) CHECK(r.unverified == (r.record->str("grade") == "unverified"));
+}
+
+TEST_CASE("forecast: stacked memory (HBM) is the one memory class the calibration splits", "[forecast]") {
+  auto part = [](const std::string& memory_type) {
+    Record r;
+    r.data["memory_type"] = memory_type;
+    return memory_class_of(r);
+  };
+  CHECK(part("HBM2e") == "hbm");
+  CHECK(part("HBM3e (GPU) + LPDDR5X (Grace CPU)") == "hbm");
+  CHECK(part("hbm") == "hbm");
+  CHECK(part("GDDR6X") == "non-hbm");
+  CHECK(part("LPDDR5 unified") == "non-hbm");
+  CHECK(part("unified (CPU+GPU) LPDDR5X, 256-bit") == "non-hbm");
+  CHECK(part("").empty());
+}
+
+TEST_CASE("forecast: a run with its experts in RAM (--n-cpu-moe) is an offload run, its active experts read at the RAM's bandwidth", "[forecast]") {
+  // speed-llama-cpp-rtx-a1000-qwen3.6-35b-a3b-ud-q4-k-m-tg-cpumoe: 21 GB, 3B of 35B active, every layer's experts in RAM
+  // at 42.7 GB/s, the rest on a 192 GB/s RTX A1000. Qwen3.6-35B-A3B: 256 experts, 8 active, 40 layers.
+  auto rows = speed_rows(embedded_graph());
+  auto it = std::find_if(rows.begin(), rows.end(), [](const SpeedRow& r) { return r.record->id.find("-tg-cpumoe") != std::string::npos; });
+  REQUIRE(it != rows.end());
+  CHECK(it->offload);
+  CHECK(it->moe);
+  double gb_per_param = 21.0 / 35, bytes = 21.0 * 3 / 35;
+  double in_ram = 8 * (35.0 - 3) / (256 - 8) * gb_per_param;  // the 8 active experts of every layer
+  CHECK(it->ceiling_tok_s == Approx(1 / ((bytes - in_ram) / 192 + in_ram / 42.7)).epsilon(0.01));
+  CHECK(it->ceiling_tok_s < 192 / bytes / 2);  // far under the all-in-VRAM ceiling it was read with before
+}
