@@ -284,7 +284,7 @@ void Calibration::fit_moe(const std::vector<const SpeedRow*>& rows) {
 
 const Calibration::MoeTerm* Calibration::moe_term(const std::string& engine) const {
   auto it = moe_.find(engine);
-  if (it == moe_.end() && !groups_.count(engine)) it = moe_.find("*");  // an engine with no runs of its own: every engine's
+  if (it == moe_.end()) it = moe_.find("*");  // an engine with fewer than three MoE runs of its own: every engine's
   return it != moe_.end() ? &it->second : nullptr;
 }
 

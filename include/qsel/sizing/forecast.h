@@ -140,8 +140,8 @@ class Calibration {
   // read at the part's bandwidth: llama.cpp's MoE runs cost 20-170 us per layer beyond a dense model's, and
   // the cost falls with the part's bandwidth (about 30-50 MB a layer at it, docs/performance-model.md).
   // Fitted on the engine's single-GPU MoE runs (three at least); for an engine with no runs of its own, the
-  // term every engine's MoE runs give against the pooled forecast (pooled true); nullptr when the engine has
-  // runs but fewer than three MoE runs, or the fit has no per-layer term. The efficiencies and per-layer terms
+  // term every engine's MoE runs give against the pooled forecast (pooled true), which also stands in for an
+  // engine with fewer than three MoE runs; nullptr when the fit has no per-layer term. The efficiencies and per-layer terms
   // are fitted on dense runs, so that a routing cost is not read as a lower efficiency for every model.
   struct MoeTerm {
     double layer_gb = 0;  // per MoE layer, read at the part's bandwidth: seconds = layer_gb / bandwidth_gbs
