@@ -34,6 +34,8 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     if (unverified && !with_unverified) continue;
     const json& s = b->data["speed"];
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
+    // One GPU only: runs of several (tensor parallel, a layer split, pipeline stages) are tp_rows' or no one's.
+    if (number_or(s, "gpus") > 1 || (s.contains("parallel") && s["parallel"].is_object() && number_or(s["parallel"], "tensor") > 1)) continue;
     const Record* a = g.find(b->str("accelerator"));
     double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
     double weights = number_or(s, "weights_gb");

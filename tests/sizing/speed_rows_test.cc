@@ -48,3 +48,15 @@ TEST_CASE("forecast: a run with its experts in RAM (--n-cpu-moe) is an offload r
   CHECK(it->ceiling_tok_s == Approx(1 / ((bytes - in_ram) / 192 + in_ram / 42.7)).epsilon(0.01));
   CHECK(it->ceiling_tok_s < 192 / bytes / 2);  // far under the all-in-VRAM ceiling it was read with before
 }
+
+TEST_CASE("forecast: the single-GPU rows are runs of one GPU", "[forecast]") {
+  // A run of several GPUs (tensor parallel, a layer split) reads at other bandwidths and waits on other GPUs: it is
+  // tp_rows' (tensor parallel) or no row at all, never a single-GPU row, even where it states a file size.
+  const Graph& g = embedded_graph();
+  for (const SpeedRow& r : speed_rows(g, true)) {
+    const auto& s = r.record->data["speed"];
+    INFO(r.record->id);
+    CHECK(s.value("gpus", 1) <= 1);
+    CHECK(!(s.contains("parallel") && s["parallel"].value("tensor", 1) > 1));
+  }
+}
