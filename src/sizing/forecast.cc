@@ -17,23 +17,26 @@ using nlohmann::json;
 using namespace fit;
 
 std::vector<GroupKey> efficiency_order(const std::string& engine, const std::string& backend, const std::string& memory, bool offload,
-                                       bool backend_term) {
+                                       bool backend_term, bool describe) {
   std::vector<GroupKey> order;
+  // The basis is formatted only when asked for: the fits read this order for every row at every term they try.
+  auto add = [&](std::string key, auto&&... basis) { order.push_back({std::move(key), describe ? (std::string(basis) + ...) : std::string()}); };
   std::string mode = offload ? "|offload" : "";
-  if (offload)  // offload runs are bound by system RAM: the part's memory does not split them
-    order.insert(order.end(), {{engine + "|" + backend + mode, fmt::format("{} on {}", engine, backend) + ", offload runs"},
-                               {engine + mode, fmt::format("{} (every backend)", engine) + ", offload runs"},
-                               {"*" + mode, "every engine, offload runs"}});
-  std::string full = offload ? ", full-GPU runs" : "";
-  if (!memory.empty()) {
-    std::string parts = memory == "hbm" ? "HBM parts" : "parts without HBM";
-    order.push_back({engine + "|" + backend + "#" + memory, fmt::format("{} on {}, {}{}", engine, backend, parts, full)});
-    if (!backend_term)  // fitted at the engine's term: not a pair for a backend's own
-      order.push_back({engine + "#" + memory, fmt::format("{} (every backend), {}{}", engine, parts, full)});
+  if (offload) {  // offload runs are bound by system RAM: the part's memory does not split them
+    add(engine + "|" + backend + mode, engine, " on ", backend, ", offload runs");
+    add(engine + mode, engine, " (every backend), offload runs");
+    add("*" + mode, "every engine, offload runs");
   }
-  order.insert(order.end(), {{engine + "|" + backend, fmt::format("{} on {}{}", engine, backend, full)},
-                             {engine, fmt::format("{} (every backend){}", engine, full)},
-                             {"*", "every engine" + full}});
+  const char* full = offload ? ", full-GPU runs" : "";
+  if (!memory.empty()) {
+    const char* parts = memory == "hbm" ? "HBM parts" : "parts without HBM";
+    add(engine + "|" + backend + "#" + memory, engine, " on ", backend, ", ", parts, full);
+    if (!backend_term)  // fitted at the engine's term: not a pair for a backend's own
+      add(engine + "#" + memory, engine, " (every backend), ", parts, full);
+  }
+  add(engine + "|" + backend, engine, " on ", backend, full);
+  add(engine, engine, " (every backend)", full);
+  add("*", "every engine", full);
   return order;
 }
 
@@ -69,7 +72,7 @@ std::map<std::string, std::vector<double>> engine_groups(const std::vector<const
 
 // The efficiency an engine's row is forecast with from its own groups, in for_engine's order.
 double engine_efficiency(const std::map<std::string, std::vector<double>>& g, const SpeedRow& r) {
-  for (const GroupKey& k : efficiency_order(r.engine, r.backend, r.memory, r.offload, false))
+  for (const GroupKey& k : efficiency_order(r.engine, r.backend, r.memory, r.offload, false, false))
     if (auto it = g.find(k.key); it != g.end() && static_cast<int>(it->second.size()) >= kMinRows) return median(it->second);
   return 0;
 }

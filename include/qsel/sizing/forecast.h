@@ -257,8 +257,9 @@ std::string memory_class_of(const Record& accelerator);
 struct GroupKey {
   std::string key, basis;
 };
+// `describe` false leaves every basis empty (the fits read the keys alone).
 std::vector<GroupKey> efficiency_order(const std::string& engine, const std::string& backend, const std::string& memory, bool offload,
-                                       bool backend_term);
+                                       bool backend_term, bool describe = true);
 
 // The platform a target's kernels run on in an engine (cuda, rocm, metal …), for the backend key.
 std::string backend_of(const Record& target);
