@@ -3,8 +3,6 @@
 // states of the scale against quality_cost itself.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
@@ -14,6 +12,7 @@
 #include "qsel/loader/corpus_blob.h"
 #include "qsel/rules/quality.h"
 #include "qsel/rules/quality_model.h"
+#include "support/docs_block.h"
 #include "support/fixtures.h"
 
 using namespace qsel;
@@ -87,21 +86,7 @@ std::string model_section(const Graph& g) {
   return out;
 }
 
-// Checks (or, with QSEL_UPDATE_DOCS, rewrites) the part of the page between the two markers.
-void generated(const std::string& name, const std::string& want) {
-  std::string path = test::source_dir() + "/docs/quality.md";
-  std::string page = test::read_text(path);
-  const std::string start = "<!-- " + name + ":start -->\n", end = "<!-- " + name + ":end -->";
-  auto a = page.find(start), b = page.find(end);
-  REQUIRE(a != std::string::npos);
-  REQUIRE(b != std::string::npos);
-  if (std::getenv("QSEL_UPDATE_DOCS")) {
-    page = page.substr(0, a + start.size()) + want + page.substr(b);
-    std::ofstream(path, std::ios::binary) << page;
-    b = page.find(end);
-  }
-  CHECK(page.substr(a + start.size(), b - a - start.size()) == want);
-}
+void generated(const std::string& name, const std::string& want) { test::check_docs_block("docs/quality.md", name, want, "[quality][docs]"); }
 
 }  // namespace
 
