@@ -91,64 +91,63 @@ std::string pooled_floor_reason(const FloorBackend* own, const std::string& back
   return fmt::format(": {}'s own ({:.0f} us, {} runs) predicts them no better held out", backend, own->layer_s * 1e6, own->rows);
 }
 
-// The ceiling times what the engine reaches of it on this backend (docs/performance-model.md).
-void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded) {
+// The ceiling times what the engine reaches of it on this backend, plus the fixed work each layer adds to a step
+// (docs/performance-model.md). `start_decode_tok_s`, when given, is the bandwidth ceiling at the start of the
+// context (no KV cache read yet): the same terms give the rate there (forecast_start_tok_s).
+void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offloaded, double start_decode_tok_s = 0) {
   if (!c.engine) return;
   std::string backend = c.backend.empty() ? backend_of(*d.query.target) : c.backend;
-  m.efficiency = calibration_of(d).for_engine(c.engine->id, backend, offloaded, d.query.accelerator ? memory_class_of(*d.query.accelerator) : "");
-  double ceiling = m.compute_tok_s > 0 && m.decode_tok_s > 0 ? std::min(m.decode_tok_s, m.compute_tok_s) : m.decode_tok_s;
-  m.forecast_tok_s = m.efficiency.value > 0 ? ceiling * m.efficiency.value : 0;
-  // Tensor parallel: every layer of every decode step also waits on its all-reduces and the
-  // engine's per-step work, fitted on the corpus's multi-GPU runs — over this part's interconnect
-  // where that class earned its own figure, else over every interconnect (docs/performance-model.md).
-  std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
-  const TpSync& sync = calibration_of(d).tensor_parallel(link);
+  const Calibration& cal = calibration_of(d);
+  m.efficiency = cal.for_engine(c.engine->id, backend, offloaded, d.query.accelerator ? memory_class_of(*d.query.accelerator) : "");
+  auto ceiling_of = [&](double decode) { return m.compute_tok_s > 0 && decode > 0 ? std::min(decode, m.compute_tok_s) : decode; };
   int layers = d.query.model ? d.query.model->layers : 0;
   bool tensor_parallel = !offloaded && !m.layout.layer_split && m.layout.tp > 1;
-  if (m.forecast_tok_s > 0 && tensor_parallel && sync.layer_s > 0 && layers > 0) {
-    double step_s = m.running / m.forecast_tok_s + layers * sync.layer_s;
-    m.forecast_tok_s = m.running / step_s;
-    if (!sync.link.empty())
+  double layer_s = 0;  // what each layer adds to a step beyond its bytes
+  bool forecasting = m.efficiency.value > 0 && ceiling_of(m.decode_tok_s) > 0 && layers > 0;
+  if (forecasting && tensor_parallel) {
+    // Tensor parallel: every layer of every decode step also waits on its all-reduces and the engine's per-step
+    // work, fitted on the corpus's multi-GPU runs — over this part's interconnect where that class earned its own
+    // figure, else over every interconnect.
+    std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
+    const TpSync& sync = cal.tensor_parallel(link);
+    layer_s = sync.layer_s;
+    if (sync.layer_s > 0 && !sync.link.empty())
       m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs over {})", sync.layer_s * 1e6,
                                         sync.rows, sync.link);
-    else
+    else if (sync.layer_s > 0)
       m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs, every interconnect pooled: {})",
                                         sync.layer_s * 1e6, sync.rows,
                                         link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
-  }
-  // One GPU (or an offload or layer split): every decode step also pays the engine's fixed work per
-  // layer (launches, norms, routing, sampling), fitted on the engine's own runs on this backend, else on
-  // its runs on every backend (pooled), else on serving engines' single-GPU runs for a serving engine
-  // (docs/performance-model.md, "A floor per token").
-  // The tensor-parallel term above already holds it.
-  // An engine with no runs of its own takes the pooled (or serving) term with the efficiency it was
-  // fitted with: the every-engine figure with the term taken out.
-  const StepFloor& floor = calibration_of(d).step_floor(c.engine->id, backend, paged(c));
-  if (m.forecast_tok_s > 0 && !tensor_parallel && floor.layer_s > 0 && layers > 0 && (floor.efficiency <= 0 || m.efficiency.pooled)) {
-    if (floor.efficiency > 0) {
-      m.efficiency.value = offloaded && floor.offload_efficiency > 0 ? floor.offload_efficiency : floor.efficiency;
-      m.efficiency.basis += fmt::format(", {:.2f} with the per-layer term taken out", m.efficiency.value);
-      m.forecast_tok_s = ceiling * m.efficiency.value;
+  } else if (forecasting) {
+    // One GPU (or an offload or layer split): the engine's fixed work per layer (launches, norms, routing,
+    // sampling), and for an MoE its routing and expert dispatch, as the held-out checks apply them (single_gpu_step).
+    // Serving engines' term is fitted on their own runs, mostly MoE: they add no MoE term. An engine with no runs
+    // of its own takes the pooled (or serving) term with the efficiency it was fitted with.
+    double bw = d.query.accelerator ? d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0) : 0;
+    auto step = cal.single_gpu_step(m.efficiency, c.engine->id, backend, paged(c), offloaded, d.query.model->moe() && !paged(c), bw);
+    layer_s = step.layer_s;
+    if (const StepFloor* floor = step.floor) {
+      if (step.floor_efficiency) {
+        m.efficiency.value = step.efficiency;
+        m.efficiency.basis += fmt::format(", {:.2f} with the per-layer term taken out", m.efficiency.value);
+      }
+      // A term not fitted on this engine's runs on this backend says so, as a pooled efficiency does.
+      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer per step ({} runs: {}{})", floor->layer_s * 1e6, floor->rows, floor->source,
+                                        !floor->pooled            ? ""
+                                        : floor->efficiency <= 0 ? pooled_floor_reason(cal.floor_backend(c.engine->id, backend), backend)
+                                                                 : ", pooled");
     }
-    double step_s = m.running / m.forecast_tok_s + layers * floor.layer_s;
-    m.forecast_tok_s = m.running / step_s;
-    // A term not fitted on this engine's runs on this backend says so, as a pooled efficiency does.
-    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer per step ({} runs: {}{})", floor.layer_s * 1e6, floor.rows, floor.source,
-                                      !floor.pooled            ? ""
-                                      : floor.efficiency <= 0 ? pooled_floor_reason(calibration_of(d).floor_backend(c.engine->id, backend), backend)
-                                                              : ", pooled");
+    if (const Calibration::MoeTerm* moe = step.moe)
+      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for MoE routing ({:.0f} MB a layer at {:.0f} GB/s; {} runs: {})",
+                                        moe->layer_s(bw) * 1e6, moe->layer_gb * 1e3, bw, moe->rows, moe->source);
   }
-  // An MoE's step also routes each token and dispatches its experts, layer by layer: fitted on the
-  // engine's single-GPU MoE runs (serving engines' term is already fitted on their runs, mostly MoE).
-  const Calibration::MoeTerm* moe =
-      d.query.model && d.query.model->moe() && !tensor_parallel && !paged(c) ? calibration_of(d).moe_term(c.engine->id) : nullptr;
-  double bw = d.query.accelerator ? d.query.accelerator->data.value("memory_bandwidth_gbs", 0.0) : 0;
-  if (m.forecast_tok_s > 0 && moe && layers > 0 && bw > 0) {
-    m.forecast_tok_s = m.running / (m.running / m.forecast_tok_s + layers * moe->layer_s(bw));
-    m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for MoE routing ({:.0f} MB a layer at {:.0f} GB/s; {} runs: {})",
-                                      moe->layer_s(bw) * 1e6, moe->layer_gb * 1e3, bw, moe->rows, moe->source);
-  }
+  auto rate = [&](double decode) {
+    double ceiling = ceiling_of(decode);
+    return m.efficiency.value > 0 && ceiling > 0 ? m.running / (m.running / (m.efficiency.value * ceiling) + layers * layer_s) : 0;
+  };
+  m.forecast_tok_s = rate(m.decode_tok_s);
   if (m.forecast_tok_s > 0) m.per_sequence_tok_s = m.forecast_tok_s / std::max(1, m.running);
+  if (start_decode_tok_s > 0) m.forecast_start_tok_s = rate(start_decode_tok_s);
 }
 
 // Parameters one decode step reads for a batch: a dense model's all; an MoE's shared part and the
@@ -180,15 +179,10 @@ void ceilings(const Deliberation& d, const Candidate& c, Memory& m) {
   std::string prec = compute_precision(c);
   double tflops = number_or(tf, prec.c_str(), number_or(tf, "fp16"));
   if (tflops > 0 && model.active_params_b > 0) m.compute_tok_s = tflops * 1e12 * tp / (2 * model.active_params_b * 1e9);
-  forecast(d, c, m, false);
-  // The same forecast at the start of the context, where a step reads no KV cache yet: the forecast above is
-  // the rate at its end, which a user reading "decode tok/s" would otherwise take for the rate they get first.
-  if (m.forecast_tok_s > 0 && m.kv_gb > 0 && bw > 0) {
-    Memory start = m;
-    start.decode_tok_s = batch * bw / (m.weights_gb * active + m.state_gb);
-    forecast(d, c, start, false);
-    m.forecast_start_tok_s = start.forecast_tok_s;
-  }
+  // The forecast is the rate at the end of the context, its whole KV cache read each step; at the start a step reads
+  // the weights alone, which a user reading "decode tok/s" would otherwise take for the rate they get first.
+  double start = m.kv_gb > 0 && bw > 0 ? batch * bw / (m.weights_gb * active + m.state_gb) : 0;
+  forecast(d, c, m, false, start);
 }
 
 // The headroom a comfortable fit keeps, per part: --headroom, else the engine's

@@ -291,18 +291,28 @@ const Calibration::MoeTerm* Calibration::moe_term(const std::string& engine) con
   return it != moe_.end() ? &it->second : nullptr;
 }
 
-double forecast_of(const Calibration& c, const SpeedRow& r) {
-  Efficiency e = c.for_engine(r.engine, r.backend, r.offload, r.memory);
-  const StepFloor& f = c.step_floor(r.engine, r.backend, false);
-  double efficiency = e.value, layer_s = 0;
+Calibration::SingleGpuStep Calibration::single_gpu_step(const Efficiency& e, const std::string& engine, const std::string& backend, bool serving,
+                                                        bool offload, bool moe, double bandwidth_gbs) const {
+  SingleGpuStep out;
+  out.efficiency = e.value;
+  const StepFloor& f = step_floor(engine, backend, serving);
   if (f.layer_s > 0 && (f.efficiency <= 0 || e.pooled)) {
-    layer_s = f.layer_s;
-    if (f.efficiency > 0) efficiency = r.offload && f.offload_efficiency > 0 ? f.offload_efficiency : f.efficiency;
+    out.floor = &f;
+    out.layer_s = f.layer_s;
+    if (f.efficiency > 0) {
+      out.efficiency = offload && f.offload_efficiency > 0 ? f.offload_efficiency : f.efficiency;
+      out.floor_efficiency = true;
+    }
   }
-  if (efficiency <= 0) return 0;
-  double rate = predicted(r, efficiency, layer_s);
-  if (const Calibration::MoeTerm* moe = r.moe ? c.moe_term(r.engine) : nullptr) rate = 1 / (1 / rate + r.layers * moe->layer_s(r.bandwidth_gbs));
-  return rate;
+  if (moe && bandwidth_gbs > 0)
+    if ((out.moe = moe_term(engine))) out.layer_s += out.moe->layer_s(bandwidth_gbs);
+  return out;
+}
+
+double forecast_of(const Calibration& c, const SpeedRow& r) {
+  auto step = c.single_gpu_step(c.for_engine(r.engine, r.backend, r.offload, r.memory), r.engine, r.backend, false, r.offload, r.moe,
+                                r.bandwidth_gbs);
+  return step.rate(r.ceiling_tok_s, 1, r.layers);
 }
 
 const FloorBackend* Calibration::floor_backend(const std::string& engine, const std::string& backend) const {

@@ -151,6 +151,23 @@ class Calibration {
     double layer_s(double bandwidth_gbs) const { return bandwidth_gbs > 0 ? layer_gb / bandwidth_gbs : 0; }
   };
   const MoeTerm* moe_term(const std::string& engine) const;
+
+  // The single-GPU (offload, layer-split) decode step as qsel forecasts it, the held-out checks and recommend alike:
+  //     step = batch / (efficiency x ceiling) + layers x (floor + MoE routing)
+  // from `e`, for_engine's answer for the engine: the per-layer term step_floor gives (whose efficiency replaces
+  // e's where the engine has no runs of its own), and for an MoE the routing term at the part's bandwidth.
+  struct SingleGpuStep {
+    double efficiency = 0;
+    const StepFloor* floor = nullptr;  // the per-layer term applied; null when none applies
+    bool floor_efficiency = false;     // the floor's efficiency replaced e's
+    const MoeTerm* moe = nullptr;      // the MoE term applied; null for a dense model or none fitted
+    double layer_s = 0;                // floor and MoE seconds per layer
+    double rate(double ceiling, int batch, int layers) const {
+      return efficiency > 0 && ceiling > 0 ? batch / (batch / (efficiency * ceiling) + layers * layer_s) : 0;
+    }
+  };
+  SingleGpuStep single_gpu_step(const Efficiency& e, const std::string& engine, const std::string& backend, bool serving, bool offload,
+                                bool moe, double bandwidth_gbs) const;
   // The "ENGINE|BACKEND" terms this fit adopted.
   std::set<std::string> adopted_floors() const;
   // `memory` is the part's memory class (memory_class_of): an engine's runs on parts of one class come
