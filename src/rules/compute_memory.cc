@@ -106,18 +106,26 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
   bool forecasting = m.efficiency.value > 0 && ceiling_of(m.decode_tok_s) > 0 && layers > 0;
   if (forecasting && tensor_parallel) {
     // Tensor parallel: every layer of every decode step also waits on its all-reduces and the engine's per-step
-    // work, fitted on the corpus's multi-GPU runs — over this part's interconnect where that class earned its own
-    // figure, else over every interconnect.
-    std::string link = d.query.accelerator ? interconnect_of(*d.query.accelerator) : "";
-    const TpSync& sync = cal.tensor_parallel(link);
-    layer_s = sync.layer_s;
-    if (sync.layer_s > 0 && !sync.link.empty())
-      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs over {})", sync.layer_s * 1e6,
-                                        sync.rows, sync.link);
-    else if (sync.layer_s > 0)
-      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({} multi-GPU runs, every interconnect pooled: {})",
-                                        sync.layer_s * 1e6, sync.rows,
-                                        link.empty() ? "this part records no interconnect" : link + " has no figure of its own");
+    // work, and an MoE's on one expert kernel per routed expert, fitted on the corpus's multi-GPU runs of this
+    // engine on this backend where it has three, else of the engine, else of every engine (TpTerm).
+    // The terms were fitted at the every-engine efficiency; the forecast reads them at it too.
+    m.efficiency = cal.for_engine("", "", false);
+    TpTerm tp = cal.tensor_parallel(c.engine->id, backend);
+    int experts = d.query.model->moe() ? std::max(0, d.query.model->active_experts) : 0;
+    layer_s = tp.layer_s(experts);
+    auto group = [](const std::string& g, int runs) {
+      if (g.empty()) return fmt::format("{} multi-GPU runs, every engine pooled", runs);
+      auto bar = g.find('|');
+      return bar == std::string::npos ? fmt::format("{} multi-GPU runs of {}, every backend", runs, g)
+                                      : fmt::format("{} multi-GPU runs of {} on {}", runs, g.substr(0, bar), g.substr(bar + 1));
+    };
+    if (layer_s > 0) {
+      m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({:.0f} us: {}", layer_s * 1e6, tp.base_s * 1e6,
+                                        group(tp.base_group, tp.base_rows));
+      if (experts > 0 && tp.expert_s > 0)
+        m.efficiency.basis += fmt::format("; and {} routed experts x {:.0f} us: {}", experts, tp.expert_s * 1e6, group(tp.expert_group, tp.expert_rows));
+      m.efficiency.basis += ")";
+    }
   } else if (forecasting) {
     // One GPU (or an offload or layer split): the engine's fixed work per layer (launches, norms, routing,
     // sampling), and for an MoE its routing and expert dispatch, as the held-out checks apply them (single_gpu_step).

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/format.h>
+
 #include "qsel/core/json_number.h"
 #include "qsel/model/model_spec.h"
 #include "qsel/sizing/forecast.h"
+#include "qsel/sizing/memory.h"
 #include "qsel/sizing/placement.h"
 
 namespace qsel {
@@ -17,6 +20,21 @@ std::string interconnect_of(const Record& accelerator) {
 }
 
 std::string backend_of(const Record& target) { return target.str("platform"); }
+
+// The run's file size: the one it publishes, else the size qsel's sizing gives its model in its format (the
+// estimate a user's forecast rests on), with what that estimate is. 0 when neither is known.
+static double run_weights_gb(const Graph& g, const Record& run, const json& speed, const Record* model, std::string* basis) {
+  double stated = number_or(speed, "weights_gb");
+  if (stated > 0) return stated;
+  const Record* format = g.find(run.str("format_id"));
+  if (!model || !format) return 0;
+  ModelSpec m = model_from_record(*model);
+  if (m.params_b <= 0) return 0;
+  Bpw b = choose_bpw(*format, m, &g);
+  if (b.value <= 0) return 0;
+  *basis = "estimated: " + b.source;
+  return weights_gb(*format, m, b);
+}
 
 std::string memory_class_of(const Record& accelerator) {
   std::string t = accelerator.str("memory_type");
@@ -36,10 +54,15 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     if (s.value("phase", "") != "decode" || s.value("batch", 1) != 1) continue;
     // One GPU only: runs of several (tensor parallel, a layer split, pipeline stages) are tp_rows' or no one's.
     if (number_or(s, "gpus") > 1 || (s.contains("parallel") && s["parallel"].is_object() && number_or(s["parallel"], "tensor") > 1)) continue;
+    // An engine qsel has a record of, and not a serving engine: their one-GPU runs are serving_rows', whose
+    // per-layer term is fitted apart (docs/performance-model.md, "A floor per token").
+    const Record* engine = g.find(b->str("engine"));
+    if (!engine || engine->kind != Kind::Engine || engine->str("role") == "serving") continue;
     const Record* a = g.find(b->str("accelerator"));
     double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
-    double weights = number_or(s, "weights_gb");
     const Record* model = g.find(b->str("model_id"));
+    std::string weights_basis;
+    double weights = run_weights_gb(g, *b, s, model, &weights_basis);
     double params = number_or(s, "params_b") > 0 ? number_or(s, "params_b") : model ? number_or(model->data, "params_b") : 0;
     double active = number_or(s, "active_params_b") > 0 ? number_or(s, "active_params_b")
                     : model && number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b") : params;
@@ -48,6 +71,7 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     double bytes = weights * share;  // the KV read of a 128-token run is noise next to the weights
     SpeedRow r;
     r.record = b;
+    r.weights_basis = weights_basis;
     r.unverified = unverified;
     r.moe = share < 1;
     r.bandwidth_gbs = bw;
@@ -131,6 +155,9 @@ std::vector<TpRow> decode_rows(const Graph& g, bool single) {
     r.link = s.value("interconnect", "");
     if (r.link.empty() && a) r.link = interconnect_of(*a);
     r.moe = number_or(model->data, "active_params_b") > 0 && number_or(model->data, "active_params_b") < number_or(model->data, "params_b");
+    if (r.moe) r.experts = std::max(0, model_from_record(*model).active_experts);
+    r.configuration = fmt::format("{} {} x{} {} {} {}", r.engine, b->str("accelerator"), std::max<double>(tp, number_or(s, "gpus")),
+                                  b->str("model_id"), b->str("format_id"), s.contains("parallel") ? s["parallel"].dump() : "");
     if (r.measured_tok_s > 0) out.push_back(r);
   }
   return out;

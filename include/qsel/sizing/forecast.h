@@ -27,6 +27,9 @@ struct SpeedRow {
   int layers = 0;               // transformer blocks (speed.layers, else the model record's); 0 unknown: no per-layer term
   bool moe = false;             // an MoE: fewer active parameters than total (its routing cost per layer: Calibration::moe_term)
   double bandwidth_gbs = 0;     // the part's memory bandwidth (the MoE term is read in bytes at it)
+  // Where the run publishes no file size: the size qsel's own sizing gives its model and format (choose_bpw, weights_gb),
+  // e.g. "estimated: measured on qwen3-14b"; "" when the run states weights_gb.
+  std::string weights_basis;
   double ratio() const { return ceiling_tok_s > 0 ? measured_tok_s / ceiling_tok_s : 0; }
 };
 
@@ -76,6 +79,8 @@ struct TpRow {
   double ceiling_tok_s = 0;  // TP x bandwidth / bytes read per token
   int layers = 0, tp = 0;
   bool moe = false;          // the model routes each token to a few experts (active < total parameters)
+  int experts = 0;           // routed experts a token reads in each MoE layer (the model's active_experts); 0 dense or unknown
+  std::string configuration;  // engine, parts, layout, model and format: runs of one setup at several prompt lengths share it
 };
 std::vector<TpRow> tp_rows(const Graph& g);
 // Single-GPU batch-1 decode runs of serving engines (engine role `serving`), with the ceiling from the
@@ -86,24 +91,25 @@ std::vector<TpRow> serving_rows(const Graph& g);
 // The interconnect class an accelerator record states (`interconnect.link`: nvlink, pcie, xgmi …), "" when none.
 std::string interconnect_of(const Record& accelerator);
 
-// Seconds each layer adds to a tensor-parallel decode step beyond reading its weights: the
-// median over the rows of (1/measured - 1/(efficiency x ceiling)) / layers.
-struct TpSync {
-  double layer_s = 0;
-  int rows = 0;
-  std::string link;  // the interconnect class the figure was fitted on; "" for the pooled figure (every run)
+// Seconds each layer adds to a tensor-parallel decode step beyond reading its weights
+// (docs/performance-model.md, "Several GPUs"): a per-layer figure fitted on dense runs (all-reduces and the
+// engine's per-step work), and for an MoE a figure per routed expert a token reads in each layer (one
+// expert kernel's launch and its slice on every GPU), each the median over the configurations of the first
+// group with three (a configuration: one setup's runs at several prompt lengths, their median): the engine
+// on this backend, the engine on any, every run.
+struct TpTerm {
+  double base_s = 0, expert_s = 0;
+  int base_rows = 0, expert_rows = 0;
+  std::string base_group, expert_group;  // "ENGINE|BACKEND", "ENGINE", or "" for every run
+  double layer_s(int experts) const { return base_s + experts * expert_s; }
 };
 
-// One interconnect class of the tensor-parallel fit: its own per-layer figure, and whether it is
-// used. A class needs three runs, and is adopted only when, each of its runs held out in turn, the
-// class figure predicts them with a lower median error than the pooled figure
-// (docs/performance-model.md, "Several GPUs"); otherwise its parts forecast with the pooled figure.
-struct TpClass {
-  std::string link;
-  int rows = 0;
-  double layer_s = 0;
-  bool adopted = false;
-  double held_out_class = 0, held_out_pooled = 0;  // median held-out error inside the fit, class figure vs pooled
+// One group of the tensor-parallel fit as docs/performance-model.md tables it: "" is every run.
+struct TpGroup {
+  std::string group;
+  int dense_rows = 0, moe_rows = 0;
+  int dense_configurations = 0, moe_configurations = 0;
+  double base_s = 0, expert_s = 0;  // 0 where the group has fewer than three configurations of that kind
 };
 
 // Full-GPU runs with a layer count a backend needs for a per-layer term of its own: the term and the
@@ -118,7 +124,7 @@ enum class FloorFit { none, per_engine, per_backend };
 
 // One backend's own per-layer term: fitted where the backend has kMinFloorRows full-GPU runs with a
 // layer count, and adopted only when, each of those runs held out in turn, the backend's term predicts
-// them with a lower median error than the engine's term over every backend (as TpClass is adopted).
+// them with a lower median error than the engine's term over every backend.
 struct FloorBackend {
   std::string engine, backend;
   int rows = 0;
@@ -182,12 +188,11 @@ class Calibration {
   // Fits the serving engines' term on their single-GPU batch-1 runs (serving_rows), at the pooled
   // full-GPU efficiency, as fit_tensor_parallel does for tensor-parallel runs.
   void fit_serving_floor(const std::vector<TpRow>& rows);
-  // Fits the per-layer tensor-parallel term on `rows`, at the pooled full-GPU efficiency: the
-  // pooled figure over every run, and one per interconnect class where the class earns it (TpClass).
+  // Fits the tensor-parallel terms on `rows`, at the pooled full-GPU efficiency (TpTerm).
   void fit_tensor_parallel(const std::vector<TpRow>& rows);
-  // The figure a layout over `link` uses: the class's when adopted, else the pooled one (link "").
-  const TpSync& tensor_parallel(const std::string& link = "") const;
-  const std::vector<TpClass>& tensor_parallel_classes() const { return tp_classes_; }
+  // The terms a tensor-parallel layout of `engine` on `backend` uses.
+  TpTerm tensor_parallel(const std::string& engine, const std::string& backend) const;
+  const std::vector<TpGroup>& tensor_parallel_groups() const { return tp_groups_; }
   const std::vector<FloorBackend>& floor_backends() const { return floor_backends_; }
   // The backend's own term as fitted (adopted or not); nullptr when it has fewer than kMinFloorRows runs.
   const FloorBackend* floor_backend(const std::string& engine, const std::string& backend) const;
@@ -196,9 +201,8 @@ class Calibration {
   std::map<std::string, std::vector<double>> groups_;
   std::map<std::string, StepFloor> floors_;  // "ENGINE|BACKEND" (its own term), "ENGINE" (every backend pooled, adopted only)
   StepFloor pooled_floor_, serving_floor_;
-  TpSync tp_;
-  std::map<std::string, TpSync> tp_by_link_;  // adopted classes only
-  std::vector<TpClass> tp_classes_;
+  std::map<std::string, std::pair<double, int>> tp_base_, tp_expert_;  // group -> (median, runs), groups of three runs or more
+  std::vector<TpGroup> tp_groups_;
   std::vector<FloorBackend> floor_backends_;  // every backend with kMinFloorRows runs, adopted or not
   std::map<std::string, MoeTerm> moe_;        // per engine ("*": every engine's): MoE routing cost per layer
   void fit_moe(const std::vector<const SpeedRow*>& rows);
@@ -232,15 +236,17 @@ struct HeldOutRow {
 std::vector<HeldOutRow> held_out_rows(const std::vector<SpeedRow>& rows, bool refit_adoption = true);
 std::vector<HeldOutGroup> held_out_errors(const std::vector<SpeedRow>& rows, bool refit_adoption = true);  // per group, then "all" last
 
-// The tensor-parallel runs predicted each from a fit on all the others (leave one out), per
-// interconnect class (then "" for every run, last): the error with the pooled per-layer figure
-// alone (what qsel used before the classes) and with the figures as fitted (a class's where
-// adopted). Rows whose link is unknown count in "" only.
+// The tensor-parallel runs predicted each from a fit on the others, per group (interconnect class
+// "nvlink", engine "sglang"…; then "" for every run, last): held out one run at a time, and held out one
+// configuration at a time (every run of its setup left out together, so no twin at another prompt length
+// is in the fit). Each with the terms as fitted, with one pooled per-layer figure (what qsel used before
+// the expert term), and with bandwidth x efficiency alone.
 struct TpHeldOut {
-  std::string link;
+  std::string group;
   int rows = 0;
   double pooled_median = 0, pooled_p90 = 0;
   double fitted_median = 0, fitted_p90 = 0;
+  double configuration_median = 0, configuration_p90 = 0;  // the terms as fitted, each configuration held out whole
   double bandwidth_median = 0;  // efficiency x ceiling with no per-layer term
 };
 std::vector<TpHeldOut> tp_held_out_errors(const std::vector<SpeedRow>& speed, const std::vector<TpRow>& rows);
