@@ -201,7 +201,7 @@ class Calibration {
   std::map<std::string, std::vector<double>> groups_;
   std::map<std::string, StepFloor> floors_;  // "ENGINE|BACKEND" (its own term), "ENGINE" (every backend pooled, adopted only)
   StepFloor pooled_floor_, serving_floor_;
-  std::map<std::string, std::pair<double, int>> tp_base_, tp_expert_;  // group -> (median, runs), groups of three runs or more
+  std::map<std::string, std::pair<double, int>> tp_base_, tp_expert_;  // group -> (median, runs), groups of three configurations or more
   std::vector<TpGroup> tp_groups_;
   std::vector<FloorBackend> floor_backends_;  // every backend with kMinFloorRows runs, adopted or not
   std::map<std::string, MoeTerm> moe_;        // per engine ("*": every engine's): MoE routing cost per layer
