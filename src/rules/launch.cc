@@ -361,12 +361,24 @@ void build(Deliberation& d, Candidate& c) {
 
 }  // namespace
 
+const json* kv_cache_refusal(const Record& engine, const Record* kv_format, const Record* target) {
+  if (!kv_format || !target) return nullptr;
+  const json& launch = object_field(engine.data, "launch");
+  for (const auto& e : array_field(launch, "kv_cache")) {
+    if (e.value("format", "") != kv_format->id || !e.value("refused", false)) continue;
+    const json targets = array_field(e, "targets");
+    if (std::any_of(targets.begin(), targets.end(), [&](const json& x) { return x == target->id; })) return &e;
+  }
+  return nullptr;
+}
+
 std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format, const Record* target) {
   const json launch = engine.data.value("launch", json());
   if (!kv_format) return std::string();
   if (!launch.is_object()) return std::string();
+  if (kv_cache_refusal(engine, kv_format, target)) return std::nullopt;  // no backend takes it there
   for (const auto& e : array_field(launch, "kv_cache")) {
-    if (e.value("format", "") != kv_format->id) continue;
+    if (e.value("format", "") != kv_format->id || e.value("refused", false)) continue;
     // An entry for some targets only (vLLM's FP8 cache on Ampere needs FlashInfer pinned) is the line there; another entry
     // of the format serves the rest.
     const json targets = array_field(e, "targets");

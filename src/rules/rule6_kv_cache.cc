@@ -212,6 +212,21 @@ bool explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& 
       instead = fmt::format("; its 8-bit cache is {} ({}){}", other->id, other->name,
                             ask.empty() || ask == d.query.kv_cache ? "" : fmt::format(": --kv-cache {} asks for it", ask));
     }
+    // The engine records that no backend of it takes the asked cache on this target (launch kv_cache refused).
+    for (const auto& id : served_formats(*c.engine)) {
+      const Record* asked = d.graph.find(id);
+      if (!asked || !kv_width(*asked, 8)) continue;
+      std::string text = to_lower(asked->id + " " + asked->name + " " + asked->str("element_format"));
+      if (text.find(d.query.kv_cache) == std::string::npos) continue;
+      if (const auto* refusal = kv_cache_refusal(*c.engine, asked, d.query.target)) {
+        d.excluded.push_back({c.format->id, c.engine->id, "rule-6",
+                              fmt::format("--kv-cache {}: {} has no attention backend that takes {} on {}{}{}", d.query.kv_cache, c.engine->id,
+                                          asked->id, d.query.target->id, refusal->value("note", "").empty() ? "" : ": ",
+                                          refusal->value("note", "")),
+                              {}});
+        return false;
+      }
+    }
     d.excluded.push_back({c.format->id, c.engine->id, "rule-6",
                           fmt::format("--kv-cache {}: {} serves no {} KV-cache format its command line can select (engine "
                                       "formats and launch kv_cache), so no command of it allocates the cache the plan would be "

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "qsel/core/json_number.h"
+#include "qsel/rules/launch.h"
 #include "qsel/rules/rule_support.h"
 #include "qsel/rules/rules.h"
 
@@ -61,11 +62,16 @@ Verdict kv_cache_verdict(const Deliberation& d, const Record& f) {
   Verdict v;
   const auto paths = kv_cache_paths(d, f);
   for (const auto& p : paths)
-    v.reasons.push_back(fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates): {}", p.engine->id, f.id,
-                                    p.engine->id, p.why));
+    v.reasons.push_back(p.path == "unsupported" ? p.why
+                                                : fmt::format("{} stores its KV cache as {} here (Rule 6 offers it with {}'s candidates): {}",
+                                                              p.engine->id, f.id, p.engine->id, p.why));
   if (v.reasons.empty()) {
     v.value = "unknown";
     v.reasons.push_back(fmt::format("no engine record that runs on {} stores its KV cache as {}", d.query.target->id, f.id));
+    return v;
+  }
+  if (std::all_of(paths.begin(), paths.end(), [](const KvPath& p) { return p.path == "unsupported"; })) {
+    v.value = "unsupported";
     return v;
   }
   std::string best;
@@ -104,6 +110,14 @@ std::vector<KvPath> kv_cache_paths(const Deliberation& d, const Record& kv_forma
   for (const Record* e : kv_cache_engines(d, kv_format)) {
     KvPath p;
     p.engine = e;
+    if (const auto* refusal = kv_cache_refusal(*e, &kv_format, &t)) {
+      // The engine records that none of its backends takes this cache here (launch kv_cache refused), as recommend reads it.
+      p.path = "unsupported";
+      p.why = fmt::format("{} has no attention backend that takes a {} cache on {}{}", e->id, kv_format.id, t.id,
+                          refusal->value("note", "").empty() ? "" : ": " + refusal->value("note", ""));
+      out.push_back(std::move(p));
+      continue;
+    }
     auto pick = rule_util::pick_kernel(d.graph, *e, kv_format, d.query);
     if (pick.kernel) {
       p.kernel = pick.kernel;

@@ -3,10 +3,14 @@
 // DeepSeek-R1 on 8 x H200 (SGLang, concurrency 8 and 64), which the batch-1 calibration never reads.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "qsel/graph/embedded_graph.h"
 #include "qsel/rules/rules.h"
+#include "support/docs_block.h"
 #include "support/queries.h"
 
 using namespace qsel;
@@ -114,4 +118,63 @@ TEST_CASE("compute_memory: an engine's library tag is sized as its page shows it
   REQUIRE(roomy.candidates.front().memory);
   CHECK(roomy.candidates.front().memory->weights_gb == Approx(7.45));
   CHECK(roomy.candidates.front().memory->bpw < 5.5);  // the type's bits: the wide tables are read, not quantized
+}
+
+namespace {
+
+// Every published per-user decode rate at a batch (concurrency above 1) of a recorded model, engine, format
+// and part, with the forecast qsel gives that layout (the run's parts, batch and context): the check
+// docs/performance-model.md, "A batch of an MoE", reports. The calibration reads batch-1 runs only.
+struct BatchCheck {
+  const Record* run = nullptr;
+  double measured = 0, forecast = 0;
+  double error() const { return (forecast - measured) / measured; }
+};
+
+std::vector<BatchCheck> batch_checks() {
+  const Graph& g = embedded_graph();
+  std::vector<BatchCheck> out;
+  for (const Record* b : g.of_kind(Kind::Benchmark)) {
+    if (!b->data.contains("speed") || b->str("grade") == "unverified") continue;
+    const auto& s = b->data["speed"];
+    if (s.value("phase", "") != "decode" || !s.value("per_user", false) || s.value("batch", 1) <= 1 || s.value("eager", false)) continue;
+    if (!g.find(b->str("model_id")) || !g.find(b->str("format_id")) || !g.find(b->str("accelerator")) || !g.find(b->str("engine"))) continue;
+    Query q = test::corpus_query(b->str("accelerator"), b->str("model_id"), {b->str("engine")});
+    q.count = std::max(1, s.value("gpus", 1));
+    q.batch = s.value("batch", 1);
+    q.context = std::max(256L, s.value("context", 2048L));
+    q.formats = {b->str("format_id")};
+    Deliberation d = deliberate(g, q);
+    if (d.candidates.empty() || !d.candidates.front().memory || d.candidates.front().memory->per_sequence_tok_s <= 0) continue;
+    out.push_back({b, s.value("tok_s", 0.0), d.candidates.front().memory->per_sequence_tok_s});
+  }
+  return out;
+}
+
+double rank(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[std::min(v.size() - 1, static_cast<std::size_t>(static_cast<double>(v.size()) * q))];
+}
+
+}  // namespace
+
+TEST_CASE("compute_memory: docs/performance-model.md reports the forecast against every published per-user rate at a batch",
+          "[rules][forecast][docs]") {
+  auto checks = batch_checks();
+  REQUIRE(checks.size() >= 30);
+  std::vector<double> absolute, signed_errors;
+  for (const BatchCheck& c : checks) {
+    absolute.push_back(std::fabs(c.error()));
+    signed_errors.push_back(c.error());
+  }
+  std::string table = "| runs | median absolute error | 90th percentile | median signed error |\n|---|---|---|---|\n";
+  table += fmt::format("| {} | {:.0f}% | {:.0f}% | {:+.0f}% |\n", checks.size(), rank(absolute, 0.5) * 100, rank(absolute, 0.9) * 100,
+                       rank(signed_errors, 0.5) * 100);
+  std::sort(checks.begin(), checks.end(), [](const BatchCheck& a, const BatchCheck& b) { return std::fabs(a.error()) > std::fabs(b.error()); });
+  table += "\n| run | concurrency | measured per user | forecast | error |\n|---|---|---|---|---|\n";
+  for (std::size_t i = 0; i < checks.size() && i < 8; ++i)
+    table += fmt::format("| {} | {} | {:.1f} | {:.1f} | {:+.0f}% |\n", checks[i].run->id, checks[i].run->data["speed"].value("batch", 1),
+                         checks[i].measured, checks[i].forecast, checks[i].error() * 100);
+  test::check_docs_block("docs/performance-model.md", "batch-check", table, "[forecast]");
+  CHECK(rank(absolute, 0.5) < 0.35);  // the bound the page states
 }

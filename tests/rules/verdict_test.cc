@@ -5,6 +5,7 @@
 // adds it as one CTest entry with a high COST, so a fresh build starts it first.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <map>
@@ -17,6 +18,7 @@
 #include "qsel/rules/deliberation.h"
 #include "qsel/rules/verdict.h"
 #include "support/fixtures.h"
+#include "support/queries.h"
 
 using namespace qsel;
 
@@ -193,6 +195,23 @@ TEST_CASE("verdict: a KV-cache format's path per engine is the attention backend
   auto mi300x = paths("mi300x");
   CHECK(mi300x["vllm"] == std::pair<std::string, std::string>{"vllm-triton-attn", "dequant"});
   if (mi300x.count("sglang")) CHECK(mi300x["sglang"].first.empty());
+  // Turing: vLLM records that none of its backends takes an FP8 cache there (launch kv_cache refused, blind audit 38
+  // #20), so explain says unsupported for vLLM, as recommend excludes it.
+  auto t4 = paths("t4");
+  CHECK(t4["vllm"] == std::pair<std::string, std::string>{"", "unsupported"});
+  Query turing;
+  turing.accelerator = g.find("t4");
+  turing.target = g.find("sm75");
+  turing.engines = {"vllm"};
+  CHECK(format_verdict(g, turing, *g.find("fp8-kv")).value == "unsupported");
+  Query asked = test::corpus_query("rtx-2080-ti", "qwen2.5-7b", {"vllm"});
+  asked.kv_cache = "fp8";
+  Deliberation d = deliberate(g, asked);
+  CHECK(d.candidates.empty());
+  REQUIRE(!d.excluded.empty());
+  CHECK(std::any_of(d.excluded.begin(), d.excluded.end(), [](const auto& x) {
+    return x.reason.find("vllm has no attention backend that takes fp8-kv on sm75") != std::string::npos;
+  }));
 }
 
 TEST_CASE("verdict: a matrix yes for a whole vendor column yields to the engine's own kernel, which does not run on the part",

@@ -18,6 +18,9 @@ namespace qsel {
 // spec and no entry for that format (the plan cannot be expressed), or "" when it
 // records no launch spec at all (nothing is printed for it).
 std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv_format, const Record* target = nullptr);
+// The entry of `engine`'s launch kv_cache that refuses `kv_format` on `target` (refused: true, the target listed):
+// no backend of the engine takes that cache there. nullptr when none does.
+const nlohmann::json* kv_cache_refusal(const Record& engine, const Record* kv_format, const Record* target);
 
 // A GGUF format's type as publishers spell it in file names (Q4_K_M, MXFP4_MOE):
 // the alias that is one upper-case word, never the llama.cpp enum (LLAMA_FTYPE_...).
