@@ -81,7 +81,12 @@ void tradeoff_notes(Deliberation& d) {
   d.tradeoffs.push_back("part in system RAM — " + summary(*ram));
   bool offload_first = &first == ram;
   std::string why;
-  if (offload_first)
+  if (offload_first && d.query.objective == "speed" && rule_util::format_bits(*gpu) > 0 && rule_util::format_bits(*ram) >= 4 &&
+      rule_util::format_bits(*gpu) < 4)
+    // Speed ranks 4-bit formats first (docs/ranking.md): all on the GPU here takes fewer bits than that.
+    why = fmt::format("it keeps 4 bits per weight or more, and all on the GPU takes {} ({:.1f} bits per weight, {})", gpu->format->id,
+                      gpu->memory->bpw > 0 ? gpu->memory->bpw : rule_util::format_bits(*gpu), gpu->quality.band);
+  else if (offload_first)
     why = fmt::format("{} against {}", ram->quality.band, gpu->quality.band);
   else if (d.query.objective != "quality")
     why = "faster";

@@ -27,8 +27,7 @@ int path_rank(const std::string& p) { return p == "native" ? 0 : p == "dequant" 
 std::string fit_of(const Candidate& c) { return c.memory ? c.memory->fit : "yes"; }
 bool offloaded(const Candidate& c) { return fit_of(c) == "offload" || fit_of(c) == "slow"; }
 
-// Bits of a format: its weight bits, or its sized bpw when it has none (mixtures, EXL2).
-double format_bits(const Candidate& c) { return number_or(c.format->data, "weight_bits", c.memory ? c.memory->bpw : 0); }
+using rule_util::format_bits;
 double sized_bits(const Candidate& c) { return c.memory && c.memory->bpw > 0 ? c.memory->bpw : format_bits(c); }
 
 // Serving engines (continuous batching, paged KV) before local runners before libraries.

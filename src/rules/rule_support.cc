@@ -277,6 +277,8 @@ bool flags_hold(const json& flags, const Query& q, std::string* condition) {
 
 bool fits(const Candidate& c) { return !c.memory || c.memory->fits; }
 
+double format_bits(const Candidate& c) { return number_or(c.format->data, "weight_bits", c.memory ? c.memory->bpw : 0); }
+
 bool offerable(const Candidate& c) {
   return deployable_maturity(c.maturity) && !broken(c) && !c.needless_upcast && c.memory && c.memory->bpw > 0;
 }

@@ -108,6 +108,8 @@ const nlohmann::json* contesting_source(const Record& matrix, const std::string&
 
 // A candidate fits (comfortably, tight, or partly in system RAM); one with no memory figures counts as fitting.
 bool fits(const Candidate& c);
+// Bits of its format: the weight bits, or its sized bpw when the format states none (mixtures, EXL2).
+double format_bits(const Candidate& c);
 // Its estimated quality cost is in the broken range (quality.h).
 bool broken(const Candidate& c);
 // It carries a blocker that no flag condition narrows.
