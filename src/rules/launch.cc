@@ -482,7 +482,8 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   }
   if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
     return {"model", shell_word(model.checkpoint->path), "", ""};
-  if (!c.release.empty()) return {"model", shell_word(c.release), "", ""};
+  // A published repository, where the engine names hub repositories its own way (MLC: HF://org/name).
+  if (!c.release.empty()) return {launch.contains("model_hub") ? "model_hub" : "model", shell_word(c.release), "", ""};
   if ((is_baseline(*c.format) || !c.online_flags.empty()) && !base_repo(d).empty()) return {"model", shell_word(base_repo(d)), "", ""};
   std::string folder = fmt::format("./{}-{}", model_name(d.graph, model), c.format->id);
   // The engine's own quantizer where its launch names one for this format (mlx_lm.convert -q --q-bits N): the line that
