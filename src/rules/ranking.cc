@@ -176,7 +176,7 @@ long self_made_while_published(const Context& x, const Candidate& c) {
         !o->engine || o->engine->str("role") != "serving" || (fit_of(*o) != "yes" && fit_of(*o) != "tight") ||
         quality_band_rank(quality_band(o->quality.total())) > band + kPublishedBandsWorse)
       return false;
-    // A GGUF file on a serving engine waits for the engine's own formats (step 10): it holds none of them back.
+    // A GGUF file on a serving engine waits for the engine's own formats (step 5): it holds none of them back.
     if (gguf_on_serving_engine(x, *o)) return false;
     // An emulated path waits for a native or dequant one of at least its bits (step 11): it holds nothing back from one.
     if (o->path == "emulated" && c.path != "emulated" && format_bits(c) >= format_bits(*o)) return false;
@@ -212,6 +212,7 @@ const std::vector<Step>& eligibility_steps() {
        [](const Context&, const Candidate& c) -> long { return rule_util::maturity_rank(c.maturity); }},
       {"--portable's format, when asked (Rule 3)",
        [](const Context& x, const Candidate& c) -> long { return x.d.query.portable ? c.rank_tier : 0; }},
+      {"on a serving engine, not a GGUF file while one of the engine's own checkpoint formats fits", gguf_on_serving_engine},
       {"objective quality: a quantized release (or a repack of it) that fits comfortably on the GPU; the checkpoint the user named, "
        "when it fits on the GPU at all",
        [](const Context& x, const Candidate& c) -> long {
@@ -234,7 +235,6 @@ const std::vector<Step>& eligibility_steps() {
          // outranks llama.cpp's (a broken Q2 on two A100s in a serving engine over a 2.4-bit GGUF partly in RAM).
          return x.serving_part && (role_rank(c) > 0 || c.format->str("scheme") == "gguf");
        }},
-      {"on a serving engine, not a GGUF file while one of the engine's own checkpoint formats fits", gguf_on_serving_engine},
       {"not emulated while a native or dequant path of at least its weight bits fits", shadowed_emulated},
       {"not in the broken range while something outside it fits", shadowed_broken},
       {"not slow (an offload plan forecast under --min-tok-s)", [](const Context&, const Candidate& c) -> long { return fit_of(c) == "slow"; }},
