@@ -60,3 +60,32 @@ TEST_CASE("forecast: the single-GPU rows are runs of one GPU", "[forecast]") {
     CHECK(!(s.contains("parallel") && s["parallel"].value("tensor", 1) > 1));
   }
 }
+
+TEST_CASE("forecast: a run that publishes no file size is sized as qsel sizes its model and format, and says so", "[forecast]") {
+  const Graph& g = embedded_graph();
+  auto rows = speed_rows(g);
+  auto find = [&](const std::string& id) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const SpeedRow& r) { return r.record->id == id; });
+    return it == rows.end() ? nullptr : &*it;
+  };
+  // A published size: no basis. No published size: qsel's estimate, named.
+  for (const SpeedRow& r : rows) CHECK(r.weights_basis.empty() == (r.record->data["speed"].value("weights_gb", 0.0) > 0));
+  // MLC's q4f16_1 quantizes the embedding and output layer too: Llama 3.1 8B at 4.5 bits everywhere is 4.5 GB, so the
+  // Jetson run (14.0 tok/s at 68 GB/s) stays under its ceiling.
+  const SpeedRow* mlc = find("speed-mlc-llm-jetson-orin-nano-8gb-llama-3.1-8b-q4f16-tg");
+  REQUIRE(mlc);
+  CHECK(mlc->weights_basis.rfind("estimated: ", 0) == 0);
+  CHECK(mlc->ratio() < 1);
+  // An -ngl run with its layer total is an offload run (llmfit's RTX 2080 rows).
+  const SpeedRow* ngl = find("speed-llama-cpp-rtx-2080-qwen3-14b-q4-k-m-tg-ngl32");
+  REQUIRE(ngl);
+  CHECK(ngl->offload);
+  // Serving engines' one-GPU runs fit the serving term (serving_rows), not these rows; a run of an engine with no record
+  // calibrates nothing.
+  for (const SpeedRow& r : rows) {
+    const Record* e = g.find(r.engine);
+    REQUIRE(e);
+    CHECK(e->str("role") != "serving");
+  }
+  CHECK_FALSE(find("speed-rapid-mlx-apple-m3-ultra-256gb-qwen3-8b-mlx-4bit-tg"));
+}
