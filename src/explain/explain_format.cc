@@ -79,8 +79,11 @@ ojson engine_lines(const Deliberation& d, const Record& f, const std::string& kv
     for (const auto& p : kv_cache_paths(d, f)) {
       ojson line = {{"engine", p.engine->id}, {"kernel", p.kernel ? ojson(p.kernel->id) : ojson()},
                     {"path", p.kernel ? p.path : kv_path},
-                    {"why", ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id, p.engine->id),
-                                          p.why})},
+                    {"why", p.path == "unsupported"  // the engine records that none of its backends takes it here
+                                ? ojson::array({p.why})
+                                : ojson::array({fmt::format("stores its KV cache as {}; Rule 6 offers it with {}'s candidates", f.id,
+                                                            p.engine->id),
+                                                p.why})},
                     {"contested", false}, {"read_at", freshness_of(p.engine->data).newest}};
       if (p.kernel && !p.kernel->str("requires").empty()) line["requires"] = p.kernel->str("requires");
       out.push_back(line);

@@ -32,6 +32,7 @@ void add_row(Table& t, const std::string& label, const std::string& text) { t.ad
 // "matrix cell Y (…); picks K → native", from the engine's Rule 1 and Rule 2 lines.
 std::string engine_text(const ojson& e) {
   if (e["path"] == "excluded") return "excluded — " + join(e["why"], "; ");
+  if (e["path"] == "unsupported" && e["kernel"].is_null() && !e["why"].empty()) return "unsupported — " + join(e["why"], "; ");
   std::string matrix;
   for (const auto& w : e["why"]) {
     std::string s = w;

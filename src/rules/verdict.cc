@@ -113,7 +113,7 @@ std::vector<KvPath> kv_cache_paths(const Deliberation& d, const Record& kv_forma
     if (const auto* refusal = kv_cache_refusal(*e, &kv_format, &t)) {
       // The engine records that none of its backends takes this cache here (launch kv_cache refused), as recommend reads it.
       p.path = "unsupported";
-      p.why = fmt::format("{} has no attention backend that takes a {} cache on {}{}", e->id, kv_format.id, t.id,
+      p.why = fmt::format("{} has no attention backend that takes {} on {}{}", e->id, kv_format.id, t.id,
                           refusal->value("note", "").empty() ? "" : ": " + refusal->value("note", ""));
       out.push_back(std::move(p));
       continue;

@@ -414,3 +414,14 @@ TEST_CASE("explain: vllm-gaudi serves a block-FP8 checkpoint on Gaudi", "[cli][e
   // Blind audit 32 #62: explain said unsupported; hpu_fp8.py patches vLLM's Fp8Config with a block-FP8 linear and MoE path.
   CHECK(explain({"fp8-blockwise", "--on", "gaudi3", "--engine", "vllm-gaudi"})["verdict"] == "native");
 }
+
+TEST_CASE("explain e2e: a KV cache the engine records no backend for on the part is unsupported, with the engine's reason",
+          "[e2e][explain]") {
+  // vLLM since v0.24 on Turing (launch kv_cache refused; blind audit 38 #20): text and JSON say why, recommend excludes it.
+  auto text = run_cli({"explain", "fp8-kv", "--on", "sm75", "--engine", "vllm"});
+  CHECK(text.out.find("verdict: UNSUPPORTED") != std::string::npos);
+  CHECK(text.out.find("unsupported — vllm has no attention backend that takes fp8-kv on sm75: since v0.24") != std::string::npos);
+  auto rec = run_cli({"recommend", "--gpu", "t4", "--model", "qwen2.5-7b", "--engine", "vllm", "--kv-cache", "fp8", "--format", "json"});
+  json j = json::parse(rec.out);
+  CHECK(j["candidates"].empty());
+}
