@@ -482,6 +482,16 @@ ModelArg model_arg(const Deliberation& d, const Candidate& c) {
   }
   if (model.checkpoint && !model.checkpoint->path.empty() && model.checkpoint->format == c.format->id)
     return {"model", shell_word(model.checkpoint->path), "", ""};
+  // An engine that runs only checkpoints converted to its own layout (launch own_builds; MLC reads tensor-cache.json and
+  // mlc-chat-config.json): the publisher's repository is no input to it, only a release in one of the engine's formats.
+  if (const json own = launch.value("own_builds", json()); own.is_object() && (c.release.empty() || !contains(served_formats(*c.engine), c.format->id))) {
+    std::string folder = fmt::format("./{}-{}", model_name(d.graph, model), c.format->id);
+    return {"model", shell_word(folder),
+            fmt::format("{} runs only checkpoints converted to its own layout, and no such build of {} in {} is recorded: {} is a "
+                        "folder you convert yourself ({})",
+                        c.engine->id, model_name(d.graph, model), c.format->id, folder, own.value("convert", "")),
+            ""};
+  }
   // A published repository, where the engine names hub repositories its own way (MLC: HF://org/name).
   if (!c.release.empty()) return {launch.contains("model_hub") ? "model_hub" : "model", shell_word(c.release), "", ""};
   if ((is_baseline(*c.format) || !c.online_flags.empty()) && !base_repo(d).empty()) return {"model", shell_word(base_repo(d)), "", ""};

@@ -522,3 +522,26 @@ TEST_CASE("launch: a GGUF over the Hub's file limit says how the engine takes it
     if (c.memory && c.format->id == "gguf-q8-0" && !parts_note(c).empty())
       CHECK_THAT(parts_note(c), Catch::Contains("llama-cpp loads the others from beside it"));
 }
+
+TEST_CASE("launch: MLC runs its own converted builds: a published mlc-ai build from HF://, anything else a folder to convert",
+          "[rules][launch]") {
+  // Blind audits 38 #8-10 (no command) and 39 #6, #7, #9 (the publisher's 16-bit repository, which MLC cannot open).
+  const Graph& g = embedded_graph();
+  auto run_of = [&](const std::string& gpu, const std::string& model, const std::string& format) {
+    Query q = launch_grid::grid_query(g, *g.find(gpu), model);
+    q.engines = {"mlc-llm"};
+    q.formats = {format};
+    Deliberation d = deliberate(g, q);
+    REQUIRE_FALSE(d.candidates.empty());
+    const Candidate& c = d.candidates.front();
+    REQUIRE(c.memory);
+    REQUIRE_FALSE(c.memory->commands.empty());
+    return std::pair(c.memory->commands.back().text, fmt::format("{}", fmt::join(c.memory->notes, "\n")));
+  };
+  auto [built, built_notes] = run_of("rtx-3060-12gb", "llama-3.1-8b", "mlc-llm-q4f16");
+  CHECK(built == "mlc_llm serve HF://mlc-ai/Llama-3.1-8B-Instruct-q4f16_1-MLC --overrides 'context_window_size=8192'");
+  auto [plain, plain_notes] = run_of("rx-7900-xtx", "llama-3.1-8b", "bf16");
+  CHECK(plain == "mlc_llm serve ./Llama-3.1-8B-Instruct-bf16 --overrides 'context_window_size=8192'");
+  CHECK(plain.find("meta-llama") == std::string::npos);
+  CHECK(plain_notes.find("is a folder you convert yourself (mlc_llm convert_weight and mlc_llm gen_config") != std::string::npos);
+}
