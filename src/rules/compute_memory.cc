@@ -269,9 +269,14 @@ std::string fraction_setting(const Deliberation& d, const Candidate& c, Memory& 
 // A bitrate the user chooses (EXL2/EXL3 -b): the decoder layers at the largest bits per
 // weight in [min, max] (0.05 steps) that leaves the KV cache and the margin room, the head
 // at its own bits, the embeddings in RAM or at 16 bits. `room_gb` is what weights may use.
-void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, Memory& m) {
+// Under --objective speed the largest is not the answer: fewer bytes decode faster, and speed keeps 4 bits per weight or more
+// (docs/ranking.md), so the bitrate is capped there (blind audit 39 #21: EXL3 at 5.86 bpw under --objective speed).
+constexpr double kSpeedBitrate = 4.0;
+
+void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, Memory& m, bool speed) {
   const json& t = f.data["bpw"]["target"];
   double lo = t.value("min", 2.0), hi = t.value("max", 8.0), head_bits = t.value("head_bits", 16.0);
+  if (speed) hi = std::clamp(kSpeedBitrate, lo, hi);
   bool embed_ram = t.value("embeddings_in_ram", false);
   double table = static_cast<double>(model.vocab) * model.hidden / 1e9;  // billions, one embedding table
   double head_gb = model.tied_embeddings ? 0 : table * head_bits / 8;
@@ -285,11 +290,13 @@ void choose_target_bpw(const Record& f, const ModelSpec& model, double room_gb, 
   for (const auto& v : array_field(t, "published"))
     if (v.is_number()) published.push_back(v.get<double>());
   std::sort(published.begin(), published.end());
-  std::string chosen = fmt::format("the largest bitrate in {:g}-{:g} that fits", lo, hi);
+  std::string chosen = speed ? fmt::format("--objective speed: the largest bitrate up to {:g} that fits", hi)
+                              : fmt::format("the largest bitrate in {:g}-{:g} that fits", lo, hi);
   if (!published.empty()) {
     auto it = std::upper_bound(published.begin(), published.end(), b + 1e-9);
     b = it == published.begin() ? published.front() : *std::prev(it);
-    chosen = fmt::format("the largest published bitrate ({:g}) that fits", fmt::join(published, ", "));
+    chosen = fmt::format("the largest published bitrate ({:g}) that fits{}", fmt::join(published, ", "),
+                         speed ? fmt::format(", up to {:g} under --objective speed", hi) : "");
   }
   m.weights_gb = body * b / 8 + head_gb + embed_gb;
   m.chosen_bpw = b;
@@ -460,7 +467,7 @@ Memory size_layout(const Deliberation& d, const Candidate& c, const std::string&
   m.budget_gb = m.budget.for_model_gb;
   if (object_field(c.format->data, "bpw").contains("target")) {  // the user picks the bitrate: the largest that fits
     m.margin_gb = count * margin_per_part(d, c, m.budget.total_gb, &m.margin_source);
-    choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb - m.state_gb, m);
+    choose_target_bpw(*c.format, model, m.budget_gb - m.margin_gb - m.kv_gb - m.state_gb, m, d.query.objective == "speed");
     m.total_gb = m.weights_gb + m.kv_gb + m.state_gb;
   }
   if (c.engine && object_field(c.engine->data, "memory").value("preallocates_context", false))

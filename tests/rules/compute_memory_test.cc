@@ -178,3 +178,22 @@ TEST_CASE("compute_memory: docs/performance-model.md reports the forecast agains
   test::check_docs_block("docs/performance-model.md", "batch-check", table, "[forecast]");
   CHECK(rank(absolute, 0.5) < 0.35);  // the bound the page states
 }
+
+TEST_CASE("compute_memory: a bitrate the user chooses is the largest that fits, and under --objective speed at most 4 bits",
+          "[rules][memory]") {
+  // Blind audit 39 #21: EXL3 at 5.86 bpw on a 32 GB RTX 5090 under --objective speed; fewer bytes decode faster.
+  auto chosen = [](const std::string& objective) {
+    Query q = test::corpus_query("rtx-5090", "qwen3-32b", {"exllamav3"});
+    q.objective = objective;
+    q.formats = {"exl3"};
+    Deliberation d = deliberate(embedded_graph(), q);
+    REQUIRE(!d.candidates.empty());
+    REQUIRE(d.candidates.front().memory);
+    return *d.candidates.front().memory;
+  };
+  Memory quality = chosen("quality"), speed = chosen("speed");
+  CHECK(quality.chosen_bpw > 5);
+  CHECK(speed.chosen_bpw == Approx(4.0));
+  CHECK(speed.bpw_source.find("--objective speed") != std::string::npos);
+  CHECK(speed.forecast_tok_s > quality.forecast_tok_s);
+}
