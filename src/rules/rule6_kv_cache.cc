@@ -34,6 +34,11 @@ std::string cache_dtype(const Record& f) {
 // bitrate that fits beside the cache, so a 16-bit cache always "fits" — at fewer bits.
 bool bitrate_chosen(const Record& f) { return object_field(f.data, "bpw").contains("target"); }
 
+// A KV format the user's --kv-cache names (fp8, int8): its id, name or element format says so.
+bool names_dtype(const Record& f, const std::string& dtype) {
+  return to_lower(f.id + " " + f.name + " " + f.str("element_format")).find(dtype) != std::string::npos;
+}
+
 // The engine's KV formats of `width` bits its command line can select (engine launch kv_cache), preferring the dtype the
 // user named: its 8-bit cache, or (width 4) the deeper one Rule 6 reaches for when the 8-bit one does not fit.
 const Record* kv_format(const Graph& g, const Candidate& c, const std::string& dtype, const Record* target, int width = 8) {
@@ -42,8 +47,7 @@ const Record* kv_format(const Graph& g, const Candidate& c, const std::string& d
   for (const auto& id : served_formats(*c.engine)) {
     const Record* f = g.find(id);
     if (!f || !kv_width(*f, width) || !kv_cache_flags(*c.engine, f, target)) continue;  // never a cache its command line cannot select
-    std::string text = to_lower(f->id + " " + f->name + " " + f->str("element_format"));
-    if (dtype.empty() || text.find(dtype) != std::string::npos) return f;
+    if (dtype.empty() || names_dtype(*f, dtype)) return f;
     if (!any) any = f;
   }
   return dtype.empty() ? any : nullptr;
@@ -215,9 +219,7 @@ bool explicit_kv(Deliberation& d, Candidate& c, const std::vector<std::string>& 
     // The engine records that no backend of it takes the asked cache on this target (launch kv_cache refused).
     for (const auto& id : served_formats(*c.engine)) {
       const Record* asked = d.graph.find(id);
-      if (!asked || !kv_width(*asked, 8)) continue;
-      std::string text = to_lower(asked->id + " " + asked->name + " " + asked->str("element_format"));
-      if (text.find(d.query.kv_cache) == std::string::npos) continue;
+      if (!asked || !kv_width(*asked, 8) || !names_dtype(*asked, d.query.kv_cache)) continue;
       if (const auto* refusal = kv_cache_refusal(*c.engine, asked, d.query.target)) {
         d.excluded.push_back({c.format->id, c.engine->id, "rule-6",
                               fmt::format("--kv-cache {}: {} has no attention backend that takes {} on {}{}{}", d.query.kv_cache, c.engine->id,
