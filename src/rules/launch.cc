@@ -22,6 +22,12 @@ namespace qsel {
 using nlohmann::json;
 namespace {
 
+// A launch entry's `targets` list names this part's target (an entry for some targets only).
+bool lists_target(const json& entry, const Record* target) {
+  const json& targets = array_field(entry, "targets");
+  return target && std::any_of(targets.begin(), targets.end(), [&](const json& x) { return x == target->id; });
+}
+
 // How the engine takes a GGUF published in parts (launch.gguf_parts), as the clause after the parts are named;
 // `named` when the command already names the first part.
 std::string parts_note(const Record& engine, const json& launch, bool named = false) {
@@ -292,8 +298,7 @@ void build(Deliberation& d, Candidate& c) {
   // The environment the engine's guidance sets on this target (launch.environment: AITER on Instinct).
   std::vector<std::string> target_env;
   for (const auto& e : array_field(launch, "environment")) {
-    const json targets = array_field(e, "targets");
-    if (!d.query.target || std::none_of(targets.begin(), targets.end(), [&](const json& x) { return x == d.query.target->id; })) continue;
+    if (!lists_target(e, d.query.target)) continue;
     target_env.push_back(e.value("set", ""));
     if (!e.value("note", "").empty()) m.notes.push_back(fmt::format("{}: {}", e.value("set", ""), e.value("note", "")));
   }
@@ -365,9 +370,7 @@ const json* kv_cache_refusal(const Record& engine, const Record* kv_format, cons
   if (!kv_format || !target) return nullptr;
   const json& launch = object_field(engine.data, "launch");
   for (const auto& e : array_field(launch, "kv_cache")) {
-    if (e.value("format", "") != kv_format->id || !e.value("refused", false)) continue;
-    const json targets = array_field(e, "targets");
-    if (std::any_of(targets.begin(), targets.end(), [&](const json& x) { return x == target->id; })) return &e;
+    if (e.value("format", "") == kv_format->id && e.value("refused", false) && lists_target(e, target)) return &e;
   }
   return nullptr;
 }
@@ -381,9 +384,7 @@ std::optional<std::string> kv_cache_flags(const Record& engine, const Record* kv
     if (e.value("format", "") != kv_format->id || e.value("refused", false)) continue;
     // An entry for some targets only (vLLM's FP8 cache on Ampere needs FlashInfer pinned) is the line there; another entry
     // of the format serves the rest.
-    const json targets = array_field(e, "targets");
-    if (!targets.empty() && (!target || std::none_of(targets.begin(), targets.end(), [&](const json& x) { return x == target->id; })))
-      continue;
+    if (!array_field(e, "targets").empty() && !lists_target(e, target)) continue;
     return e.value("flags", "");
   }
   return std::nullopt;
