@@ -113,17 +113,12 @@ void forecast(const Deliberation& d, const Candidate& c, Memory& m, bool offload
     TpTerm tp = cal.tensor_parallel(c.engine->id, backend);
     int experts = d.query.model->moe() ? std::max(0, d.query.model->active_experts) : 0;
     layer_s = tp.layer_s(experts);
-    auto group = [](const std::string& g, int runs) {
-      if (g.empty()) return fmt::format("{} multi-GPU runs, every engine pooled", runs);
-      auto bar = g.find('|');
-      return bar == std::string::npos ? fmt::format("{} multi-GPU runs of {}, every backend", runs, g)
-                                      : fmt::format("{} multi-GPU runs of {} on {}", runs, g.substr(0, bar), g.substr(bar + 1));
-    };
     if (layer_s > 0) {
       m.efficiency.basis += fmt::format("; plus {:.0f} us per layer for tensor parallel ({:.0f} us: {}", layer_s * 1e6, tp.base_s * 1e6,
-                                        group(tp.base_group, tp.base_rows));
+                                        TpTerm::describe(tp.base_group, tp.base_rows));
       if (experts > 0 && tp.expert_s > 0)
-        m.efficiency.basis += fmt::format("; and {} routed experts x {:.0f} us: {}", experts, tp.expert_s * 1e6, group(tp.expert_group, tp.expert_rows));
+        m.efficiency.basis += fmt::format("; and {} routed experts x {:.0f} us: {}", experts, tp.expert_s * 1e6,
+                                          TpTerm::describe(tp.expert_group, tp.expert_rows));
       m.efficiency.basis += ")";
     }
   } else if (forecasting) {

@@ -90,6 +90,13 @@ void Calibration::fit_tensor_parallel(const std::vector<TpRow>& rows) {
   }
 }
 
+std::string TpTerm::describe(const std::string& group, int runs) {
+  if (group.empty()) return fmt::format("{} multi-GPU runs, every engine pooled", runs);
+  auto bar = group.find('|');
+  return bar == std::string::npos ? fmt::format("{} multi-GPU runs of {}, every backend", runs, group)
+                                  : fmt::format("{} multi-GPU runs of {} on {}", runs, group.substr(0, bar), group.substr(bar + 1));
+}
+
 TpTerm Calibration::tensor_parallel(const std::string& engine, const std::string& backend) const {
   auto groups = tp_groups_of(engine, backend);
   auto [base_group, b] = first_of(tp_base_, groups);

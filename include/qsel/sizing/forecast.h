@@ -102,6 +102,8 @@ struct TpTerm {
   int base_rows = 0, expert_rows = 0;
   std::string base_group, expert_group;  // "ENGINE|BACKEND", "ENGINE", or "" for every run
   double layer_s(int experts) const { return base_s + experts * expert_s; }
+  // "15 multi-GPU runs of sglang on cuda", "… of sglang, every backend", "… every engine pooled": a group as the basis names it.
+  static std::string describe(const std::string& group, int runs);
 };
 
 // One group of the tensor-parallel fit as docs/performance-model.md tables it: "" is every run.
