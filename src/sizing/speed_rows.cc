@@ -2,6 +2,7 @@
 // file size, and batch-1 runs of several GPUs or of serving engines, whose ceiling comes from the format's bits.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -23,17 +24,15 @@ std::string backend_of(const Record& target) { return target.str("platform"); }
 
 // The run's file size: the one it publishes, else the size qsel's sizing gives its model in its format (the
 // estimate a user's forecast rests on), with what that estimate is. 0 when neither is known.
-static double run_weights_gb(const Graph& g, const Record& run, const json& speed, const Record* model, std::string* basis) {
+static double run_weights_gb(const Graph& g, const Record& run, const json& speed, const ModelSpec* model, std::string* basis) {
   double stated = number_or(speed, "weights_gb");
   if (stated > 0) return stated;
   const Record* format = g.find(run.str("format_id"));
-  if (!model || !format) return 0;
-  ModelSpec m = model_from_record(*model);
-  if (m.params_b <= 0) return 0;
-  Bpw b = choose_bpw(*format, m, &g);
+  if (!model || !format || model->params_b <= 0) return 0;
+  Bpw b = choose_bpw(*format, *model, &g);
   if (b.value <= 0) return 0;
   *basis = "estimated: " + b.source;
-  return weights_gb(*format, m, b);
+  return weights_gb(*format, *model, b);
 }
 
 std::string memory_class_of(const Record& accelerator) {
@@ -61,8 +60,10 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     const Record* a = g.find(b->str("accelerator"));
     double bw = a ? number_or(a->data, "memory_bandwidth_gbs") : 0;
     const Record* model = g.find(b->str("model_id"));
+    std::optional<ModelSpec> spec;  // the model's shape, read once for the size estimate and the expert split
+    if (model) spec = model_from_record(*model);
     std::string weights_basis;
-    double weights = run_weights_gb(g, *b, s, model, &weights_basis);
+    double weights = run_weights_gb(g, *b, s, spec ? &*spec : nullptr, &weights_basis);
     double params = number_or(s, "params_b") > 0 ? number_or(s, "params_b") : model ? number_or(model->data, "params_b") : 0;
     double active = number_or(s, "active_params_b") > 0 ? number_or(s, "active_params_b")
                     : model && number_or(model->data, "active_params_b") > 0 ? number_or(model->data, "active_params_b") : params;
@@ -87,9 +88,9 @@ std::vector<SpeedRow> speed_rows(const Graph& g, bool with_unverified) {
     double in_ram = 0;  // GB a token reads from system RAM
     if (total > 0 && gpu_layers < total) {
       in_ram = bytes * (total - gpu_layers) / total;
-    } else if (int cpu_moe = static_cast<int>(number_or(s, "cpu_moe_layers")); cpu_moe > 0 && model) {
+    } else if (int cpu_moe = static_cast<int>(number_or(s, "cpu_moe_layers")); cpu_moe > 0 && spec) {
       // --n-cpu-moe N: the routed experts of the first N layers stay in RAM; a token reads its k of them there.
-      ModelSpec m = model_from_record(*model);
+      const ModelSpec& m = *spec;
       if (!m.moe() || m.layers <= 0 || m.params_b <= 0 || m.active_experts <= 0) continue;  // no expert shape to split the bytes by
       double gb_per_param = weights / m.params_b;
       in_ram = std::min(bytes, std::min(cpu_moe, m.layers) / static_cast<double>(m.layers) * m.active_experts * m.params_per_expert_b() * gb_per_param);
