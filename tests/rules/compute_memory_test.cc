@@ -17,16 +17,21 @@ using namespace qsel;
 
 namespace {
 
+// The #1 candidate's memory and forecast for `q` on the embedded corpus.
+Memory top_memory(const Query& q) {
+  Deliberation d = deliberate(embedded_graph(), q);
+  REQUIRE(!d.candidates.empty());
+  REQUIRE(d.candidates.front().memory);
+  return *d.candidates.front().memory;
+}
+
 double per_sequence(int batch) {
   Query q = test::corpus_query("h200", "deepseek-r1", {"sglang"});
   q.count = 8;
   q.batch = batch;
   q.context = 2048;
   q.formats = {"fp8-blockwise"};
-  Deliberation d = deliberate(embedded_graph(), q);
-  REQUIRE(!d.candidates.empty());
-  REQUIRE(d.candidates.front().memory);
-  return d.candidates.front().memory->per_sequence_tok_s;
+  return top_memory(q).per_sequence_tok_s;
 }
 
 }  // namespace
@@ -48,10 +53,7 @@ TEST_CASE("compute_memory: the decode forecast is stated at the end of the conte
     Query q = test::corpus_query("rtx-4090", "qwen3-32b", {"llama-cpp"});
     q.context = context;
     q.formats = {"gguf-q4-k-m"};
-    Deliberation d = deliberate(embedded_graph(), q);
-    REQUIRE(!d.candidates.empty());
-    REQUIRE(d.candidates.front().memory);
-    return *d.candidates.front().memory;
+    return top_memory(q);
   };
   Memory short_context = top(512), long_context = top(32768);
   REQUIRE(long_context.forecast_tok_s > 0);
@@ -186,10 +188,7 @@ TEST_CASE("compute_memory: a bitrate the user chooses is the largest that fits, 
     Query q = test::corpus_query("rtx-5090", "qwen3-32b", {"exllamav3"});
     q.objective = objective;
     q.formats = {"exl3"};
-    Deliberation d = deliberate(embedded_graph(), q);
-    REQUIRE(!d.candidates.empty());
-    REQUIRE(d.candidates.front().memory);
-    return *d.candidates.front().memory;
+    return top_memory(q);
   };
   Memory quality = chosen("quality"), speed = chosen("speed");
   CHECK(quality.chosen_bpw > 5);
